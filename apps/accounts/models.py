@@ -1,0 +1,298 @@
+__all__ = [
+    "AccountBalance",
+    "AccountBalanceFile",
+    "AccountBalanceOld",
+    "CryptoAllowance",
+    "CryptoAllowanceHistory",
+    "Entity",
+    "EntityHistory",
+    "EntityStake",
+    "EntityStakeHistory",
+    "EntityType",
+    "Hook",
+    "HookExtensionPoint",
+    "HookHistory",
+    "HookStorage",
+    "HookStorageChange",
+    "HookType",
+    "LiveHash",
+    "StakingRewardTransfer",
+]
+
+from django.contrib.postgres.fields import BigIntegerRangeField
+from django.db import models
+
+
+class EntityType(models.TextChoices):
+    UNKNOWN = "UNKNOWN"
+    ACCOUNT = "ACCOUNT"
+    CONTRACT = "CONTRACT"
+    FILE = "FILE"
+    TOPIC = "TOPIC"
+    TOKEN = "TOKEN"
+    SCHEDULE = "SCHEDULE"
+
+
+class HookExtensionPoint(models.TextChoices):
+    ACCOUNT_ALLOWANCE_HOOK = "ACCOUNT_ALLOWANCE_HOOK"
+
+
+class HookType(models.TextChoices):
+    EVM = "EVM"
+
+
+class AccountBalance(models.Model):
+    pk = models.CompositePrimaryKey("account_id", "consensus_timestamp")
+    consensus_timestamp = models.BigIntegerField()
+    balance = models.BigIntegerField()
+    account_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "account_balance"
+
+
+class AccountBalanceFile(models.Model):
+    consensus_timestamp = models.BigIntegerField(primary_key=True)
+    count = models.BigIntegerField()
+    load_start = models.BigIntegerField()
+    load_end = models.BigIntegerField()
+    file_hash = models.CharField(max_length=96, null=True)
+    name = models.CharField(max_length=250)
+    bytes = models.BinaryField(null=True)
+    time_offset = models.IntegerField()
+    synthetic = models.BooleanField()
+
+    class Meta:
+        managed = False
+        db_table = "account_balance_file"
+
+
+class AccountBalanceOld(models.Model):
+    pk = models.CompositePrimaryKey("consensus_timestamp", "account_id")
+    consensus_timestamp = models.BigIntegerField()
+    balance = models.BigIntegerField()
+    account_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "account_balance_old"
+
+
+class CryptoAllowance(models.Model):
+    pk = models.CompositePrimaryKey("owner", "spender")
+    amount_granted = models.BigIntegerField()
+    owner = models.BigIntegerField()
+    payer_account_id = models.BigIntegerField()
+    spender = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField()
+    amount = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "crypto_allowance"
+
+
+class CryptoAllowanceHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("owner", "spender", "timestamp_range")
+    amount_granted = models.BigIntegerField()
+    owner = models.BigIntegerField()
+    payer_account_id = models.BigIntegerField()
+    spender = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField()
+    amount = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "crypto_allowance_history"
+
+
+class Entity(models.Model):
+    auto_renew_account_id = models.BigIntegerField(null=True)
+    auto_renew_period = models.BigIntegerField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    deleted = models.BooleanField(null=True)
+    expiration_timestamp = models.BigIntegerField(null=True)
+    id = models.BigIntegerField(primary_key=True)
+    key = models.BinaryField(null=True)
+    memo = models.TextField()
+    num = models.BigIntegerField()
+    public_key = models.TextField(null=True)
+    proxy_account_id = models.BigIntegerField(null=True)
+    realm = models.BigIntegerField()
+    shard = models.BigIntegerField()
+    receiver_sig_required = models.BooleanField(null=True)
+    max_automatic_token_associations = models.IntegerField(null=True)
+    timestamp_range = BigIntegerRangeField()
+    type = models.CharField(max_length=8, choices=EntityType.choices)
+    alias = models.BinaryField(null=True)
+    ethereum_nonce = models.BigIntegerField(null=True)
+    evm_address = models.BinaryField(null=True)
+    decline_reward = models.BooleanField()
+    staked_account_id = models.BigIntegerField(null=True)
+    staked_node_id = models.BigIntegerField(null=True)
+    stake_period_start = models.BigIntegerField(null=True)
+    obtainer_id = models.BigIntegerField(null=True)
+    permanent_removal = models.BooleanField(null=True)
+    balance = models.BigIntegerField(null=True)
+    balance_timestamp = models.BigIntegerField(null=True)
+    delegation_address = models.BinaryField(null=True)
+
+    class Meta:
+        managed = False
+        db_table = "entity"
+
+
+class EntityHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("id", "timestamp_range")
+    auto_renew_account_id = models.BigIntegerField(null=True)
+    auto_renew_period = models.BigIntegerField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    deleted = models.BooleanField(null=True)
+    expiration_timestamp = models.BigIntegerField(null=True)
+    id = models.BigIntegerField()
+    key = models.BinaryField(null=True)
+    memo = models.TextField()
+    num = models.BigIntegerField()
+    public_key = models.TextField(null=True)
+    proxy_account_id = models.BigIntegerField(null=True)
+    realm = models.BigIntegerField()
+    shard = models.BigIntegerField()
+    receiver_sig_required = models.BooleanField(null=True)
+    max_automatic_token_associations = models.IntegerField(null=True)
+    timestamp_range = BigIntegerRangeField()
+    type = models.CharField(max_length=8, choices=EntityType.choices)
+    alias = models.BinaryField(null=True)
+    ethereum_nonce = models.BigIntegerField(null=True)
+    evm_address = models.BinaryField(null=True)
+    decline_reward = models.BooleanField()
+    staked_account_id = models.BigIntegerField(null=True)
+    staked_node_id = models.BigIntegerField(null=True)
+    stake_period_start = models.BigIntegerField(null=True)
+    obtainer_id = models.BigIntegerField(null=True)
+    permanent_removal = models.BooleanField(null=True)
+    balance = models.BigIntegerField(null=True)
+    balance_timestamp = models.BigIntegerField(null=True)
+    delegation_address = models.BinaryField(null=True)
+
+    class Meta:
+        managed = False
+        db_table = "entity_history"
+
+
+class EntityStake(models.Model):
+    end_stake_period = models.BigIntegerField()
+    id = models.BigIntegerField(primary_key=True)
+    pending_reward = models.BigIntegerField()
+    staked_node_id_start = models.BigIntegerField()
+    staked_to_me = models.BigIntegerField()
+    stake_total_start = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        managed = False
+        db_table = "entity_stake"
+
+
+class EntityStakeHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("id", "timestamp_range")
+    end_stake_period = models.BigIntegerField()
+    id = models.BigIntegerField()
+    pending_reward = models.BigIntegerField()
+    staked_node_id_start = models.BigIntegerField()
+    staked_to_me = models.BigIntegerField()
+    stake_total_start = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        managed = False
+        db_table = "entity_stake_history"
+
+
+class Hook(models.Model):
+    pk = models.CompositePrimaryKey("owner_id", "hook_id")
+    contract_id = models.BigIntegerField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    hook_id = models.BigIntegerField()
+    owner_id = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField(null=True)
+    extension_point = models.CharField(max_length=22, choices=HookExtensionPoint.choices)
+    deleted = models.BooleanField()
+    admin_key = models.BinaryField(null=True)
+    type = models.CharField(max_length=3, choices=HookType.choices)
+
+    class Meta:
+        managed = False
+        db_table = "hook"
+
+
+class HookHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("owner_id", "hook_id")
+    contract_id = models.BigIntegerField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    hook_id = models.BigIntegerField()
+    owner_id = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField(null=True)
+    extension_point = models.CharField(max_length=22, choices=HookExtensionPoint.choices)
+    deleted = models.BooleanField()
+    admin_key = models.BinaryField(null=True)
+    type = models.CharField(max_length=3, choices=HookType.choices)
+
+    class Meta:
+        managed = False
+        db_table = "hook_history"
+
+
+class HookStorage(models.Model):
+    pk = models.CompositePrimaryKey("owner_id", "hook_id", "key")
+    created_timestamp = models.BigIntegerField()
+    hook_id = models.BigIntegerField()
+    modified_timestamp = models.BigIntegerField()
+    owner_id = models.BigIntegerField()
+    key = models.BinaryField()
+    value = models.BinaryField()
+    deleted = models.BooleanField()
+
+    class Meta:
+        managed = False
+        db_table = "hook_storage"
+
+
+class HookStorageChange(models.Model):
+    pk = models.CompositePrimaryKey("owner_id", "hook_id", "key", "consensus_timestamp")
+    consensus_timestamp = models.BigIntegerField()
+    hook_id = models.BigIntegerField()
+    owner_id = models.BigIntegerField()
+    key = models.BinaryField()
+    value_read = models.BinaryField()
+    value_written = models.BinaryField(null=True)
+    deleted = models.BooleanField()
+
+    class Meta:
+        managed = False
+        db_table = "hook_storage_change"
+
+
+class LiveHash(models.Model):
+    livehash = models.BinaryField(null=True)
+    consensus_timestamp = models.BigIntegerField(primary_key=True)
+
+    class Meta:
+        managed = False
+        db_table = "live_hash"
+
+
+class StakingRewardTransfer(models.Model):
+    pk = models.CompositePrimaryKey("consensus_timestamp", "account_id")
+    account_id = models.BigIntegerField()
+    amount = models.BigIntegerField()
+    consensus_timestamp = models.BigIntegerField()
+    payer_account_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "staking_reward_transfer"

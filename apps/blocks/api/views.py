@@ -1,0 +1,28 @@
+from rest_framework.response import Response
+
+from apps.blocks import selectors
+from apps.blocks.api.serializers import BlockSerializer
+from apps.blocks.filtersets import BlockFilterSet, parse_block_number
+from apps.common.api.exceptions import NotFound
+from apps.common.api.views import MirrorViewSet
+from apps.common.pagination import Anchor
+
+
+class BlockViewSet(MirrorViewSet):
+    filterset_class = BlockFilterSet
+    serializer_class = BlockSerializer
+    results_key = "blocks"
+    pagination_anchors = (Anchor("block.number", "index", parse=parse_block_number),)
+    cache_control = {"retrieve": "public, max-age=600"}
+    lookup_url_kwarg = "hash_or_number"
+    lookup_value_regex = "[^/]+"
+
+    def get_queryset(self):
+        return selectors.block_queryset()
+
+    def retrieve(self, request, hash_or_number):
+        self.validate_detail_query()
+        block = selectors.block_get(hash_or_number=hash_or_number)
+        if block is None:
+            raise NotFound()
+        return Response(self.get_serializer(block).data)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BlocksConfig(AppConfig):
+    name = "apps.blocks"
+    label = "blocks"

@@ -1,0 +1,41 @@
+import re
+
+from apps.common.codecs import MAX_LONG, parse_positive_long, parse_timestamp
+from apps.common.filters import RANGE_OPERATORS, OperatorFilter
+from apps.common.filtersets import ListFilterSet
+
+__all__ = ("BlockFilterSet", "parse_block_number")
+
+_HEX_DIGITS = re.compile(r"^0x([0-9A-Fa-f]+)")
+
+
+def parse_block_number(text: str) -> int:
+    """A decimal number, or `0x` hex read up to the first non-hex character as the upstream reads it."""
+    if text.startswith("0x"):
+        match = _HEX_DIGITS.match(text)
+        if not match or int(match.group(1), 16) > MAX_LONG:
+            raise ValueError(f"Invalid block number {text!r}")
+        return int(match.group(1), 16)
+    return parse_positive_long(text, allow_zero=True)
+
+
+class BlockFilterSet(ListFilterSet):
+    # Blocks AND every condition, equalities included.
+    block_number = OperatorFilter(
+        param="block.number",
+        field_name="index",
+        parser=parse_block_number,
+        operators=RANGE_OPERATORS,
+        merge_equals=False,
+    )
+    timestamp = OperatorFilter(field_name="consensus_end", parser=parse_timestamp, merge_equals=False)
+
+    default_order = "desc"
+
+    def order_by_fields(self) -> tuple[str, ...]:
+        for name in self.params:
+            if name == "block.number":
+                return ("index",)
+            if name == "timestamp":
+                break
+        return ("consensus_end",)

@@ -1,0 +1,48 @@
+import re
+
+from django.db.models import QuerySet
+from django.db.models.functions import Coalesce, Collate, Length
+
+from apps.blocks.models import RecordFile
+from apps.common.api.exceptions import InvalidArgument
+from apps.common.codecs import parse_positive_long
+
+_BLOCK_HASH = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})$")
+
+_BLOCK_COLUMNS = (
+    "consensus_end",
+    "consensus_start",
+    "count",
+    "gas_used",
+    "hapi_version_major",
+    "hapi_version_minor",
+    "hapi_version_patch",
+    "hash",
+    "index",
+    "logs_bloom",
+    "name",
+    "prev_hash",
+)
+
+
+def block_queryset() -> QuerySet[RecordFile]:
+    """Record files with the columns a block shows; `bytes` is read only for its length."""
+    return RecordFile.objects.only(*_BLOCK_COLUMNS).annotate(block_size=Coalesce("size", Length("bytes")))
+
+
+def block_get(*, hash_or_number: str) -> RecordFile | None:
+    """A block by its 48-byte hash, the 32-byte prefix of it (as EVM tools send), or its number."""
+    if match := _BLOCK_HASH.match(hash_or_number):
+        # The index on hash is COLLATE "C", which a prefix LIKE can use.
+        return (
+            block_queryset()
+            .alias(hash_c=Collate("hash", "C"))
+            .filter(hash_c__startswith=match.group(1).lower())
+            .order_by("consensus_end")
+            .first()
+        )
+    try:
+        number = parse_positive_long(hash_or_number, allow_zero=True)
+    except ValueError:
+        raise InvalidArgument.for_params("hashOrNumber") from None
+    return block_queryset().filter(index=number).order_by("consensus_end").first()

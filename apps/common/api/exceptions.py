@@ -1,0 +1,77 @@
+"""The error envelope: every failure answers `{"_status": {"messages": [...]}}`.
+
+Raise `InvalidArgument` (400) or `NotFound` (404) from selectors, filtersets or
+views; database failures become 503 `Service unavailable`, anything else 500
+`Internal error`, never an HTML page.
+"""
+
+import logging
+
+from django.db import DatabaseError
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.response import Response
+
+logger = logging.getLogger("apps.common")
+
+
+class MirrorApiError(Exception):
+    status_code = 500
+
+    def __init__(self, *messages: str):
+        super().__init__(*messages)
+        self.messages = list(messages)
+
+
+class InvalidArgument(MirrorApiError):
+    status_code = 400
+
+    @classmethod
+    def for_params(cls, *names: str) -> "InvalidArgument":
+        return cls(*(f"Invalid parameter: {name}" for name in names))
+
+
+class NotFound(MirrorApiError):
+    status_code = 404
+
+    def __init__(self, message: str = "Not found"):
+        super().__init__(message)
+
+
+class Unauthorized(MirrorApiError):
+    status_code = 401
+
+
+def error_body(*messages: str) -> dict:
+    return {"_status": {"messages": [{"message": message} for message in messages]}}
+
+
+def error_status_and_messages(exc: Exception) -> tuple[int, list[str]]:
+    if isinstance(exc, MirrorApiError):
+        return exc.status_code, exc.messages
+    if isinstance(exc, (Http404, drf_exceptions.NotFound, drf_exceptions.MethodNotAllowed)):
+        # Express answers an unrouted method or path alike: 404.
+        return 404, ["Not found"]
+    if isinstance(exc, drf_exceptions.ParseError):
+        return 400, [str(exc.detail)]
+    if isinstance(exc, DatabaseError):
+        logger.warning("database failure: %s", exc)
+        return 503, ["Service unavailable"]
+    logger.exception("unhandled error", exc_info=exc)
+    return 500, ["Internal error"]
+
+
+def mirror_exception_handler(exc: Exception, context: dict) -> Response:
+    status, messages = error_status_and_messages(exc)
+    return Response(error_body(*messages), status=status)
+
+
+def error_response(exc: Exception) -> JsonResponse:
+    """The envelope for errors raised outside DRF views (routing, middleware)."""
+    status, messages = error_status_and_messages(exc)
+    return JsonResponse(
+        error_body(*messages),
+        status=status,
+        content_type="application/json; charset=utf-8",
+        json_dumps_params={"separators": (",", ":")},
+    )

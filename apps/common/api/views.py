@@ -1,0 +1,65 @@
+"""The base viewset every route builds on.
+
+A route declares its FilterSet, serializer, the key of its result list and the
+keyset anchors of its `links.next`; this class validates the query, pages with
+`limit`, renders `{<results_key>: [...], "links": {"next": ...}}` and sets the
+`Cache-Control` and `Link` headers the upstream sets.
+"""
+
+from collections.abc import Sequence
+
+from rest_framework import viewsets
+from rest_framework.response import Response
+
+from apps.common.api.exceptions import NotFound, error_response
+from apps.common.filtersets import ListFilterSet, QueryFilterSet
+from apps.common.pagination import Anchor, next_link
+from apps.common.query import parse_query_string
+
+DEFAULT_CACHE_CONTROL = "public, max-age=1"
+
+
+class MirrorViewSet(viewsets.GenericViewSet):
+    filterset_class: type[ListFilterSet]
+    detail_filterset_class: type[QueryFilterSet] = QueryFilterSet
+    results_key: str
+    pagination_anchors: Sequence[Anchor] = ()
+    # action name -> Cache-Control of its successful answers
+    cache_control: dict[str, str] = {}
+
+    def query_params(self):
+        return parse_query_string(self.request.META.get("QUERY_STRING", ""))
+
+    def get_filterset(self, filterset_class):
+        return filterset_class(self.query_params(), self.get_queryset(), request=self.request)
+
+    def list(self, request, *args, **kwargs):
+        filterset = self.get_filterset(self.filterset_class)
+        rows = list(filterset.qs[: filterset.limit_value])
+        link = None
+        if rows and len(rows) == filterset.limit_value:
+            link = next_link(
+                request.path, filterset.params, filterset.order_value, self.pagination_anchors, rows[-1]
+            )
+        data = self.get_serializer(rows, many=True).data
+        return Response({self.results_key: data, "links": {"next": link}})
+
+    def validate_detail_query(self) -> None:
+        self.get_filterset(self.detail_filterset_class).validate()
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if 200 <= response.status_code < 300:
+            response["Cache-Control"] = self.cache_control.get(self.action, DEFAULT_CACHE_CONTROL)
+            links = response.data.get("links") if isinstance(response.data, dict) else None
+            if links and links.get("next"):
+                response["Link"] = f'<{links["next"]}>; rel="next"'
+        return response
+
+
+def route_not_found(request, *args, **kwargs):
+    return error_response(NotFound())
+
+
+def server_error(request, *args, **kwargs):
+    return error_response(Exception("unhandled error"))

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class CommonConfig(AppConfig):
+    name = "apps.common"
+    label = "common"
+
+    def ready(self):
+        from apps.common import lookups  # noqa: F401  (registers the `ne` lookup)

@@ -1,0 +1,136 @@
+"""django-filter filters for the upstream's `?param=op:value` grammar.
+
+`?timestamp=gte:1700000000.5&timestamp=lt:1700000001&account.id=0.0.98`:
+a value is `op:operand` or a bare operand (meaning `eq`), with `op` one of
+`eq ne lt lte gt gte`. A parameter may repeat; all conditions are ANDed, except
+that the `eq` operands of one parameter are ORed into one `IN (...)` unless the
+filter says otherwise. Each filter names its column (`field_name`), the public
+parameter (`param`), the operators it takes and a parser turning an operand
+into the column's value (raising ValueError for a bad operand). Each bad value
+becomes one `Invalid parameter: <param>` message.
+"""
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import Any
+
+import django_filters
+from django import forms
+
+OPERATOR_LOOKUPS = {"eq": "exact", "ne": "ne", "lt": "lt", "lte": "lte", "gt": "gt", "gte": "gte"}
+ALL_OPERATORS = frozenset(OPERATOR_LOOKUPS)
+RANGE_OPERATORS = frozenset({"eq", "lt", "lte", "gt", "gte"})
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    operator: str
+    value: Any
+
+
+def split_operator(text: str) -> tuple[str, str]:
+    """`gte:5` -> ("gte", "5"); `5` -> ("eq", "5"); ValueError for more than one colon."""
+    parts = text.split(":")
+    if len(parts) == 1:
+        return "eq", parts[0]
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    raise ValueError(f"Invalid operator syntax {text!r}")
+
+
+class RepeatedValuesField(forms.Field):
+    """A form field over every value of a repeated query parameter."""
+
+    widget = forms.MultipleHiddenInput
+
+    def __init__(self, *, parse_one: Callable[[str], Any], **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.parse_one = parse_one
+
+    def clean(self, values):
+        parsed, errors = [], []
+        for text in values or ():
+            try:
+                if text is None:
+                    raise ValueError("not a plain value")
+                parsed.append(self.parse_one(text))
+            except ValueError:
+                errors.append(forms.ValidationError("invalid", code="invalid"))
+        if errors:
+            raise forms.ValidationError(errors)
+        return parsed
+
+
+class MirrorFilter(django_filters.Filter):
+    field_class = RepeatedValuesField
+
+    def __init__(self, *args, param: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.param = param
+
+    def parse_one(self, text: str) -> Any:
+        raise NotImplementedError
+
+    @property
+    def field(self):
+        if not hasattr(self, "_field"):
+            self._field = self.field_class(parse_one=self.parse_one, label=self.label)
+        return self._field
+
+
+class OperatorFilter(MirrorFilter):
+    def __init__(
+        self,
+        *args,
+        parser: Callable[[str], Any],
+        operators: Collection[str] = ALL_OPERATORS,
+        merge_equals: bool = True,
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.parser = parser
+        self.operators = frozenset(operators)
+        self.merge_equals = merge_equals
+
+    def parse_one(self, text: str) -> Comparison:
+        operator, operand = split_operator(text)
+        if operator not in self.operators:
+            raise ValueError(f"Unsupported operator {operator!r}")
+        return Comparison(operator, self.parser(operand))
+
+    def filter(self, qs, comparisons):
+        equals = []
+        for comparison in comparisons or ():
+            if comparison.operator == "eq" and self.merge_equals:
+                if comparison.value not in equals:
+                    equals.append(comparison.value)
+            else:
+                lookup = OPERATOR_LOOKUPS[comparison.operator]
+                qs = qs.filter(**{f"{self.field_name}__{lookup}": comparison.value})
+        if len(equals) == 1:
+            qs = qs.filter(**{self.field_name: equals[0]})
+        elif equals:
+            qs = qs.filter(**{f"{self.field_name}__in": equals})
+        return qs
+
+
+class LastValueFilter(MirrorFilter):
+    """A parameter that only sets a value (`limit`, `order`): every value is
+    validated and the last one counts."""
+
+    def __init__(self, *args, parser: Callable[[str], Any], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.parser = parser
+
+    def parse_one(self, text: str) -> Any:
+        return self.parser(text)
+
+    def filter(self, qs, values):
+        return qs
+
+
+def parse_order(text: str) -> str:
+    if text.lower() not in ("asc", "desc"):
+        raise ValueError(f"Invalid order {text!r}")
+    return text.lower()

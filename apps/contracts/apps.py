@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ContractsConfig(AppConfig):
+    name = "apps.contracts"
+    label = "contracts"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class NetworkConfig(AppConfig):
+    name = "apps.network"
+    label = "network"

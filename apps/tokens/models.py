@@ -1,0 +1,336 @@
+__all__ = [
+    "AirdropState",
+    "CustomFee",
+    "CustomFeeHistory",
+    "Nft",
+    "NftAllowance",
+    "NftAllowanceHistory",
+    "NftHistory",
+    "Token",
+    "TokenAccount",
+    "TokenAccountHistory",
+    "TokenAirdrop",
+    "TokenAirdropHistory",
+    "TokenAllowance",
+    "TokenAllowanceHistory",
+    "TokenBalance",
+    "TokenBalanceOld",
+    "TokenHistory",
+    "TokenPauseStatus",
+    "TokenSupplyType",
+    "TokenType",
+]
+
+from django.contrib.postgres.fields import BigIntegerRangeField
+from django.db import models
+
+
+class AirdropState(models.TextChoices):
+    CANCELLED = "CANCELLED"
+    CLAIMED = "CLAIMED"
+    PENDING = "PENDING"
+
+
+class TokenPauseStatus(models.TextChoices):
+    NOT_APPLICABLE = "NOT_APPLICABLE"
+    PAUSED = "PAUSED"
+    UNPAUSED = "UNPAUSED"
+
+
+class TokenSupplyType(models.TextChoices):
+    INFINITE = "INFINITE"
+    FINITE = "FINITE"
+
+
+class TokenType(models.TextChoices):
+    FUNGIBLE_COMMON = "FUNGIBLE_COMMON"
+    NON_FUNGIBLE_UNIQUE = "NON_FUNGIBLE_UNIQUE"
+
+
+class CustomFee(models.Model):
+    fixed_fees = models.JSONField(null=True)
+    fractional_fees = models.JSONField(null=True)
+    royalty_fees = models.JSONField(null=True)
+    timestamp_range = BigIntegerRangeField()
+    entity_id = models.BigIntegerField(primary_key=True)
+
+    class Meta:
+        managed = False
+        db_table = "custom_fee"
+
+
+class CustomFeeHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("entity_id", "timestamp_range")
+    fixed_fees = models.JSONField(null=True)
+    fractional_fees = models.JSONField(null=True)
+    royalty_fees = models.JSONField(null=True)
+    timestamp_range = BigIntegerRangeField()
+    entity_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "custom_fee_history"
+
+
+class Nft(models.Model):
+    pk = models.CompositePrimaryKey("token_id", "serial_number")
+    account_id = models.BigIntegerField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    deleted = models.BooleanField(null=True)
+    metadata = models.BinaryField(null=True)
+    serial_number = models.BigIntegerField()
+    token_id = models.BigIntegerField()
+    delegating_spender = models.BigIntegerField(null=True)
+    spender = models.BigIntegerField(null=True)
+    timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        managed = False
+        db_table = "nft"
+
+
+class NftAllowance(models.Model):
+    pk = models.CompositePrimaryKey("owner", "spender", "token_id")
+    approved_for_all = models.BooleanField()
+    owner = models.BigIntegerField()
+    payer_account_id = models.BigIntegerField()
+    spender = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "nft_allowance"
+
+
+class NftAllowanceHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("owner", "spender", "token_id", "timestamp_range")
+    approved_for_all = models.BooleanField()
+    owner = models.BigIntegerField()
+    payer_account_id = models.BigIntegerField()
+    spender = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "nft_allowance_history"
+
+
+class NftHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("token_id", "serial_number", "timestamp_range")
+    account_id = models.BigIntegerField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    deleted = models.BooleanField(null=True)
+    metadata = models.BinaryField(null=True)
+    serial_number = models.BigIntegerField()
+    token_id = models.BigIntegerField()
+    delegating_spender = models.BigIntegerField(null=True)
+    spender = models.BigIntegerField(null=True)
+    timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        managed = False
+        db_table = "nft_history"
+
+
+class Token(models.Model):
+    token_id = models.BigIntegerField(primary_key=True)
+    created_timestamp = models.BigIntegerField()
+    decimals = models.BigIntegerField()
+    freeze_default = models.BooleanField()
+    freeze_key = models.BinaryField(null=True)
+    initial_supply = models.BigIntegerField()
+    kyc_key = models.BinaryField(null=True)
+    name = models.CharField(max_length=100)
+    supply_key = models.BinaryField(null=True)
+    symbol = models.CharField(max_length=100)
+    total_supply = models.BigIntegerField()
+    treasury_account_id = models.BigIntegerField()
+    wipe_key = models.BinaryField(null=True)
+    max_supply = models.BigIntegerField()
+    supply_type = models.CharField(max_length=8, choices=TokenSupplyType.choices)
+    type = models.CharField(max_length=19, choices=TokenType.choices)
+    fee_schedule_key = models.BinaryField(null=True)
+    pause_key = models.BinaryField(null=True)
+    pause_status = models.CharField(max_length=14, choices=TokenPauseStatus.choices)
+    timestamp_range = BigIntegerRangeField()
+    freeze_status = models.SmallIntegerField()
+    kyc_status = models.SmallIntegerField()
+    metadata = models.BinaryField(null=True)
+    metadata_key = models.BinaryField(null=True)
+
+    class Meta:
+        managed = False
+        db_table = "token"
+
+
+class TokenAccount(models.Model):
+    pk = models.CompositePrimaryKey("account_id", "token_id")
+    account_id = models.BigIntegerField()
+    associated = models.BooleanField()
+    automatic_association = models.BooleanField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    freeze_status = models.SmallIntegerField(null=True)
+    kyc_status = models.SmallIntegerField(null=True)
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+    balance = models.BigIntegerField()
+    balance_timestamp = models.BigIntegerField(null=True)
+
+    class Meta:
+        managed = False
+        db_table = "token_account"
+
+
+class TokenAccountHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("account_id", "token_id", "timestamp_range")
+    account_id = models.BigIntegerField()
+    associated = models.BooleanField()
+    automatic_association = models.BooleanField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    freeze_status = models.SmallIntegerField(null=True)
+    kyc_status = models.SmallIntegerField(null=True)
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+    balance = models.BigIntegerField()
+    balance_timestamp = models.BigIntegerField(null=True)
+
+    class Meta:
+        managed = False
+        db_table = "token_account_history"
+
+
+class TokenAirdrop(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey(
+        "sender_account_id",
+        "receiver_account_id",
+        "token_id",
+        "serial_number",
+    )
+    amount = models.BigIntegerField(null=True)
+    receiver_account_id = models.BigIntegerField()
+    sender_account_id = models.BigIntegerField()
+    serial_number = models.BigIntegerField()
+    state = models.CharField(max_length=9, choices=AirdropState.choices)
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "token_airdrop"
+
+
+class TokenAirdropHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey(
+        "sender_account_id",
+        "receiver_account_id",
+        "token_id",
+        "serial_number",
+        "timestamp_range",
+    )
+    amount = models.BigIntegerField(null=True)
+    receiver_account_id = models.BigIntegerField()
+    sender_account_id = models.BigIntegerField()
+    serial_number = models.BigIntegerField()
+    state = models.CharField(max_length=9, choices=AirdropState.choices)
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "token_airdrop_history"
+
+
+class TokenAllowance(models.Model):
+    pk = models.CompositePrimaryKey("owner", "spender", "token_id")
+    amount_granted = models.BigIntegerField()
+    owner = models.BigIntegerField()
+    payer_account_id = models.BigIntegerField()
+    spender = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+    amount = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "token_allowance"
+
+
+class TokenAllowanceHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("owner", "spender", "token_id", "timestamp_range")
+    amount_granted = models.BigIntegerField()
+    owner = models.BigIntegerField()
+    payer_account_id = models.BigIntegerField()
+    spender = models.BigIntegerField()
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+    amount = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "token_allowance_history"
+
+
+class TokenBalance(models.Model):
+    pk = models.CompositePrimaryKey("account_id", "token_id", "consensus_timestamp")
+    consensus_timestamp = models.BigIntegerField()
+    account_id = models.BigIntegerField()
+    balance = models.BigIntegerField()
+    token_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "token_balance"
+
+
+class TokenBalanceOld(models.Model):
+    pk = models.CompositePrimaryKey("consensus_timestamp", "account_id", "token_id")
+    consensus_timestamp = models.BigIntegerField()
+    account_id = models.BigIntegerField()
+    balance = models.BigIntegerField()
+    token_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "token_balance_old"
+
+
+class TokenHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("token_id", "timestamp_range")
+    token_id = models.BigIntegerField()
+    created_timestamp = models.BigIntegerField()
+    decimals = models.BigIntegerField()
+    freeze_default = models.BooleanField()
+    freeze_key = models.BinaryField(null=True)
+    initial_supply = models.BigIntegerField()
+    kyc_key = models.BinaryField(null=True)
+    name = models.CharField(max_length=100)
+    supply_key = models.BinaryField(null=True)
+    symbol = models.CharField(max_length=100)
+    total_supply = models.BigIntegerField()
+    treasury_account_id = models.BigIntegerField()
+    wipe_key = models.BinaryField(null=True)
+    max_supply = models.BigIntegerField()
+    supply_type = models.CharField(max_length=8, choices=TokenSupplyType.choices)
+    type = models.CharField(max_length=19, choices=TokenType.choices)
+    fee_schedule_key = models.BinaryField(null=True)
+    pause_key = models.BinaryField(null=True)
+    pause_status = models.CharField(max_length=14, choices=TokenPauseStatus.choices)
+    timestamp_range = BigIntegerRangeField()
+    freeze_status = models.SmallIntegerField()
+    kyc_status = models.SmallIntegerField()
+    metadata = models.BinaryField(null=True)
+    metadata_key = models.BinaryField(null=True)
+
+    class Meta:
+        managed = False
+        db_table = "token_history"

@@ -1,0 +1,71 @@
+__all__ = [
+    "Topic",
+    "TopicHistory",
+    "TopicMessage",
+    "TopicMessageLookup",
+]
+
+from django.contrib.postgres.fields import BigIntegerRangeField
+from django.db import models
+
+
+class Topic(models.Model):
+    admin_key = models.BinaryField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    id = models.BigIntegerField(primary_key=True)
+    fee_exempt_key_list = models.BinaryField(null=True)
+    fee_schedule_key = models.BinaryField(null=True)
+    submit_key = models.BinaryField(null=True)
+    timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        managed = False
+        db_table = "topic"
+
+
+class TopicHistory(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("id", "timestamp_range")
+    admin_key = models.BinaryField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    id = models.BigIntegerField()
+    fee_exempt_key_list = models.BinaryField(null=True)
+    fee_schedule_key = models.BinaryField(null=True)
+    submit_key = models.BinaryField(null=True)
+    timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        managed = False
+        db_table = "topic_history"
+
+
+class TopicMessage(models.Model):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("topic_id", "sequence_number")
+    consensus_timestamp = models.BigIntegerField()
+    message = models.BinaryField()
+    running_hash = models.BinaryField()
+    sequence_number = models.BigIntegerField()
+    running_hash_version = models.SmallIntegerField(null=True)
+    chunk_num = models.IntegerField(null=True)
+    chunk_total = models.IntegerField(null=True)
+    payer_account_id = models.BigIntegerField(null=True)
+    valid_start_timestamp = models.BigIntegerField(null=True)
+    topic_id = models.BigIntegerField()
+    initial_transaction_id = models.BinaryField(null=True)
+
+    class Meta:
+        managed = False
+        db_table = "topic_message"
+
+
+class TopicMessageLookup(models.Model):
+    pk = models.CompositePrimaryKey("topic_id", "partition")
+    partition = models.TextField()
+    sequence_number_range = BigIntegerRangeField()
+    timestamp_range = BigIntegerRangeField()
+    topic_id = models.BigIntegerField()
+
+    class Meta:
+        managed = False
+        db_table = "topic_message_lookup"

@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.urls import include, path, re_path
+
+from apps.common.api.views import route_not_found
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("apps.blocks.api.urls")),
+    re_path(r"^api/", route_not_found),
+]
+
+handler404 = "apps.common.api.views.route_not_found"
+handler500 = "apps.common.api.views.server_error"

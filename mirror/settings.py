@@ -30,7 +30,6 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "django_filters",
-    "cachalot",
     "apps.common",
     "apps.accounts",
     "apps.blocks",
@@ -90,8 +89,10 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 MIRROR_CACHE_TTL = int(os.environ.get("MIRROR_CACHE_TTL", "0"))
-CACHALOT_ENABLED = MIRROR_CACHE_TTL > 0
-CACHALOT_TIMEOUT = MIRROR_CACHE_TTL or None
+if MIRROR_CACHE_TTL > 0:
+    # Installed only when on: cachalot wraps every query, costing ~9% of a page even when disabled.
+    INSTALLED_APPS.append("cachalot")
+    CACHALOT_TIMEOUT = MIRROR_CACHE_TTL
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["apps.common.api.renderers.MirrorJSONRenderer"],

@@ -16,7 +16,6 @@ If the anchors then describe an empty range, there is no next page.
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from apps.common.filters import split_operator
@@ -30,19 +29,19 @@ _SAME_DIRECTION = {"asc": re.compile(r"gte?:"), "desc": re.compile(r"lte?:")}
 class Anchor:
     """One keyset column of a route's pagination.
 
-    `param` is the query parameter carrying it, `attribute` the row attribute
-    holding the last value, `format` its text in the link and `parse` the
+    `param` is the query parameter carrying it, `column` the row key holding
+    the last value, `format` its text in the link and `parse` the
     inverse, used to detect an empty range.
     """
 
     param: str
-    attribute: str
+    column: str
     format: Callable[[Any], str] = str
     parse: Callable[[str], int] = int
     inclusive: bool = False
 
     def value_of(self, row) -> str:
-        return self.format(attrgetter(self.attribute)(row))
+        return self.format(row[self.column])
 
 
 def next_link(

@@ -1,0 +1,41 @@
+import pytest
+
+from apps.common.query import parse_query_string
+
+
+@pytest.mark.parametrize(
+    ("query_string", "expected"),
+    [
+        ("", {}),
+        ("limit=2", {"limit": ["2"]}),
+        ("LIMIT=2", {"limit": ["2"]}),
+        ("Block.Number=1", {"block.number": ["1"]}),
+        ("limit=1&Limit=2&LIMIT=3", {"limit": ["1", "2", "3"]}),
+        (
+            "timestamp=gte:1&limit=2&timestamp=lt:3",
+            {"timestamp": ["gte:1", "lt:3"], "limit": ["2"]},
+        ),
+        ("order=DESC", {"order": ["desc"]}),
+        ("ORDER=Asc&order=DESC", {"order": ["asc", "desc"]}),
+        ("result=SUCCESS", {"result": ["success"]}),
+        ("type=CRYPTOTRANSFER", {"type": ["CRYPTOTRANSFER"]}),
+        ("account.id=0.0.ABC", {"account.id": ["0.0.ABC"]}),
+        ("limit=", {"limit": [""]}),
+        ("limit", {"limit": [""]}),
+        ("limit=&limit=2", {"limit": ["", "2"]}),
+        ("a[]=1", {"a": ["1"]}),
+        ("a[]=1&a=2", {"a": ["1", "2"]}),
+        ("a[b]=1", {"a": [None]}),
+        ("timestamp[$ne]=0", {"timestamp": [None]}),
+        ("order[x]=ASC", {"order": [None]}),
+        ("=1", {}),
+        ("timestamp=gt%3A1", {"timestamp": ["gt:1"]}),
+        ("memo=a+b", {"memo": ["a b"]}),
+    ],
+)
+def test_parse_query_string(query_string, expected):
+    assert parse_query_string(query_string) == expected
+
+
+def test_parse_query_string_keeps_names_in_first_seen_order():
+    assert list(parse_query_string("b=1&a=1&B=2&c=1")) == ["b", "a", "c"]

@@ -41,11 +41,19 @@ class HookType(models.TextChoices):
     EVM = "EVM"
 
 
-class AccountBalance(models.Model):
-    pk = models.CompositePrimaryKey("account_id", "consensus_timestamp")
+class AccountBalanceColumns(models.Model):
+    """The columns of account_balance and account_balance_old."""
+
     consensus_timestamp = models.BigIntegerField()
     balance = models.BigIntegerField()
     account_id = models.BigIntegerField()
+
+    class Meta:
+        abstract = True
+
+
+class AccountBalance(AccountBalanceColumns):
+    pk = models.CompositePrimaryKey("account_id", "consensus_timestamp")
 
     class Meta:
         managed = False
@@ -68,53 +76,53 @@ class AccountBalanceFile(models.Model):
         db_table = "account_balance_file"
 
 
-class AccountBalanceOld(models.Model):
+class AccountBalanceOld(AccountBalanceColumns):
     pk = models.CompositePrimaryKey("consensus_timestamp", "account_id")
-    consensus_timestamp = models.BigIntegerField()
-    balance = models.BigIntegerField()
-    account_id = models.BigIntegerField()
 
     class Meta:
         managed = False
         db_table = "account_balance_old"
 
 
-class CryptoAllowance(models.Model):
-    pk = models.CompositePrimaryKey("owner", "spender")
+class CryptoAllowanceColumns(models.Model):
+    """The columns of crypto_allowance and crypto_allowance_history."""
+
     amount_granted = models.BigIntegerField()
     owner = models.BigIntegerField()
     payer_account_id = models.BigIntegerField()
     spender = models.BigIntegerField()
     timestamp_range = BigIntegerRangeField()
     amount = models.BigIntegerField()
+
+    class Meta:
+        abstract = True
+
+
+class CryptoAllowance(CryptoAllowanceColumns):
+    pk = models.CompositePrimaryKey("owner", "spender")
 
     class Meta:
         managed = False
         db_table = "crypto_allowance"
 
 
-class CryptoAllowanceHistory(models.Model):
+class CryptoAllowanceHistory(CryptoAllowanceColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("owner", "spender", "timestamp_range")
-    amount_granted = models.BigIntegerField()
-    owner = models.BigIntegerField()
-    payer_account_id = models.BigIntegerField()
-    spender = models.BigIntegerField()
-    timestamp_range = BigIntegerRangeField()
-    amount = models.BigIntegerField()
 
     class Meta:
         managed = False
         db_table = "crypto_allowance_history"
 
 
-class Entity(models.Model):
+class EntityColumns(models.Model):
+    """The columns of entity and entity_history, but id (entity's primary key)."""
+
     auto_renew_account_id = models.BigIntegerField(null=True)
     auto_renew_period = models.BigIntegerField(null=True)
     created_timestamp = models.BigIntegerField(null=True)
     deleted = models.BooleanField(null=True)
     expiration_timestamp = models.BigIntegerField(null=True)
-    id = models.BigIntegerField(primary_key=True)
     key = models.BinaryField(null=True)
     memo = models.TextField()
     num = models.BigIntegerField()
@@ -138,82 +146,64 @@ class Entity(models.Model):
     balance = models.BigIntegerField(null=True)
     balance_timestamp = models.BigIntegerField(null=True)
     delegation_address = models.BinaryField(null=True)
+
+    class Meta:
+        abstract = True
+
+
+class Entity(EntityColumns):
+    id = models.BigIntegerField(primary_key=True)
 
     class Meta:
         managed = False
         db_table = "entity"
 
 
-class EntityHistory(models.Model):
+class EntityHistory(EntityColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("id", "timestamp_range")
-    auto_renew_account_id = models.BigIntegerField(null=True)
-    auto_renew_period = models.BigIntegerField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
-    deleted = models.BooleanField(null=True)
-    expiration_timestamp = models.BigIntegerField(null=True)
     id = models.BigIntegerField()
-    key = models.BinaryField(null=True)
-    memo = models.TextField()
-    num = models.BigIntegerField()
-    public_key = models.TextField(null=True)
-    proxy_account_id = models.BigIntegerField(null=True)
-    realm = models.BigIntegerField()
-    shard = models.BigIntegerField()
-    receiver_sig_required = models.BooleanField(null=True)
-    max_automatic_token_associations = models.IntegerField(null=True)
-    timestamp_range = BigIntegerRangeField()
-    type = models.CharField(max_length=8, choices=EntityType.choices)
-    alias = models.BinaryField(null=True)
-    ethereum_nonce = models.BigIntegerField(null=True)
-    evm_address = models.BinaryField(null=True)
-    decline_reward = models.BooleanField()
-    staked_account_id = models.BigIntegerField(null=True)
-    staked_node_id = models.BigIntegerField(null=True)
-    stake_period_start = models.BigIntegerField(null=True)
-    obtainer_id = models.BigIntegerField(null=True)
-    permanent_removal = models.BooleanField(null=True)
-    balance = models.BigIntegerField(null=True)
-    balance_timestamp = models.BigIntegerField(null=True)
-    delegation_address = models.BinaryField(null=True)
 
     class Meta:
         managed = False
         db_table = "entity_history"
 
 
-class EntityStake(models.Model):
+class EntityStakeColumns(models.Model):
+    """The columns of entity_stake and entity_stake_history, but id (entity_stake's primary key)."""
+
     end_stake_period = models.BigIntegerField()
-    id = models.BigIntegerField(primary_key=True)
     pending_reward = models.BigIntegerField()
     staked_node_id_start = models.BigIntegerField()
     staked_to_me = models.BigIntegerField()
     stake_total_start = models.BigIntegerField()
     timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        abstract = True
+
+
+class EntityStake(EntityStakeColumns):
+    id = models.BigIntegerField(primary_key=True)
 
     class Meta:
         managed = False
         db_table = "entity_stake"
 
 
-class EntityStakeHistory(models.Model):
+class EntityStakeHistory(EntityStakeColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("id", "timestamp_range")
-    end_stake_period = models.BigIntegerField()
     id = models.BigIntegerField()
-    pending_reward = models.BigIntegerField()
-    staked_node_id_start = models.BigIntegerField()
-    staked_to_me = models.BigIntegerField()
-    stake_total_start = models.BigIntegerField()
-    timestamp_range = BigIntegerRangeField()
 
     class Meta:
         managed = False
         db_table = "entity_stake_history"
 
 
-class Hook(models.Model):
-    pk = models.CompositePrimaryKey("owner_id", "hook_id")
+class HookColumns(models.Model):
+    """The columns of hook and hook_history."""
+
     contract_id = models.BigIntegerField(null=True)
     created_timestamp = models.BigIntegerField(null=True)
     hook_id = models.BigIntegerField()
@@ -225,22 +215,20 @@ class Hook(models.Model):
     type = models.CharField(max_length=3, choices=HookType.choices)
 
     class Meta:
+        abstract = True
+
+
+class Hook(HookColumns):
+    pk = models.CompositePrimaryKey("owner_id", "hook_id")
+
+    class Meta:
         managed = False
         db_table = "hook"
 
 
-class HookHistory(models.Model):
+class HookHistory(HookColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("owner_id", "hook_id")
-    contract_id = models.BigIntegerField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
-    hook_id = models.BigIntegerField()
-    owner_id = models.BigIntegerField()
-    timestamp_range = BigIntegerRangeField(null=True)
-    extension_point = models.CharField(max_length=22, choices=HookExtensionPoint.choices)
-    deleted = models.BooleanField()
-    admin_key = models.BinaryField(null=True)
-    type = models.CharField(max_length=3, choices=HookType.choices)
 
     class Meta:
         managed = False

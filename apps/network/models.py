@@ -127,11 +127,12 @@ class NetworkStake(models.Model):
         db_table = "network_stake"
 
 
-class Node(models.Model):
+class NodeColumns(models.Model):
+    """The columns of node and node_history, but node_id (node's primary key)."""
+
     admin_key = models.BinaryField(null=True)
     created_timestamp = models.BigIntegerField(null=True)
     deleted = models.BooleanField()
-    node_id = models.BigIntegerField(primary_key=True)
     timestamp_range = BigIntegerRangeField()
     decline_reward = models.BooleanField()
     grpc_proxy_endpoint = models.JSONField(null=True)
@@ -139,22 +140,21 @@ class Node(models.Model):
     associated_registered_nodes = ArrayField(models.BigIntegerField(), null=True)
 
     class Meta:
+        abstract = True
+
+
+class Node(NodeColumns):
+    node_id = models.BigIntegerField(primary_key=True)
+
+    class Meta:
         managed = False
         db_table = "node"
 
 
-class NodeHistory(models.Model):
+class NodeHistory(NodeColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("node_id", "timestamp_range")
-    admin_key = models.BinaryField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
-    deleted = models.BooleanField()
     node_id = models.BigIntegerField()
-    timestamp_range = BigIntegerRangeField()
-    decline_reward = models.BooleanField()
-    grpc_proxy_endpoint = models.JSONField(null=True)
-    account_id = models.BigIntegerField(null=True)
-    associated_registered_nodes = ArrayField(models.BigIntegerField(), null=True)
 
     class Meta:
         managed = False
@@ -192,32 +192,35 @@ class ReconciliationJob(models.Model):
         db_table = "reconciliation_job"
 
 
-class RegisteredNode(models.Model):
+class RegisteredNodeColumns(models.Model):
+    """The columns of registered_node and registered_node_history, but registered_node_id
+    (registered_node's primary key).
+    """
+
     admin_key = models.BinaryField(null=True)
     created_timestamp = models.BigIntegerField(null=True)
     deleted = models.BooleanField()
     description = models.CharField(max_length=100, null=True)
-    registered_node_id = models.BigIntegerField(primary_key=True)
     service_endpoints = models.JSONField(null=True)
     timestamp_range = BigIntegerRangeField()
     type = ArrayField(models.SmallIntegerField())
+
+    class Meta:
+        abstract = True
+
+
+class RegisteredNode(RegisteredNodeColumns):
+    registered_node_id = models.BigIntegerField(primary_key=True)
 
     class Meta:
         managed = False
         db_table = "registered_node"
 
 
-class RegisteredNodeHistory(models.Model):
+class RegisteredNodeHistory(RegisteredNodeColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("registered_node_id", "timestamp_range")
-    admin_key = models.BinaryField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
-    deleted = models.BooleanField()
-    description = models.CharField(max_length=100, null=True)
     registered_node_id = models.BigIntegerField()
-    service_endpoints = models.JSONField(null=True)
-    timestamp_range = BigIntegerRangeField()
-    type = ArrayField(models.SmallIntegerField())
 
     class Meta:
         managed = False

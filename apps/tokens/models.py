@@ -47,11 +47,21 @@ class TokenType(models.TextChoices):
     NON_FUNGIBLE_UNIQUE = "NON_FUNGIBLE_UNIQUE"
 
 
-class CustomFee(models.Model):
+class CustomFeeColumns(models.Model):
+    """The columns of custom_fee and custom_fee_history, but entity_id
+    (custom_fee's primary key).
+    """
+
     fixed_fees = models.JSONField(null=True)
     fractional_fees = models.JSONField(null=True)
     royalty_fees = models.JSONField(null=True)
     timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        abstract = True
+
+
+class CustomFee(CustomFeeColumns):
     entity_id = models.BigIntegerField(primary_key=True)
 
     class Meta:
@@ -59,13 +69,9 @@ class CustomFee(models.Model):
         db_table = "custom_fee"
 
 
-class CustomFeeHistory(models.Model):
+class CustomFeeHistory(CustomFeeColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("entity_id", "timestamp_range")
-    fixed_fees = models.JSONField(null=True)
-    fractional_fees = models.JSONField(null=True)
-    royalty_fees = models.JSONField(null=True)
-    timestamp_range = BigIntegerRangeField()
     entity_id = models.BigIntegerField()
 
     class Meta:
@@ -73,8 +79,9 @@ class CustomFeeHistory(models.Model):
         db_table = "custom_fee_history"
 
 
-class Nft(models.Model):
-    pk = models.CompositePrimaryKey("token_id", "serial_number")
+class NftColumns(models.Model):
+    """The columns of nft and nft_history."""
+
     account_id = models.BigIntegerField(null=True)
     created_timestamp = models.BigIntegerField(null=True)
     deleted = models.BooleanField(null=True)
@@ -84,61 +91,62 @@ class Nft(models.Model):
     delegating_spender = models.BigIntegerField(null=True)
     spender = models.BigIntegerField(null=True)
     timestamp_range = BigIntegerRangeField()
+
+    class Meta:
+        abstract = True
+
+
+class Nft(NftColumns):
+    pk = models.CompositePrimaryKey("token_id", "serial_number")
 
     class Meta:
         managed = False
         db_table = "nft"
 
 
-class NftAllowance(models.Model):
-    pk = models.CompositePrimaryKey("owner", "spender", "token_id")
+class NftAllowanceColumns(models.Model):
+    """The columns of nft_allowance and nft_allowance_history."""
+
     approved_for_all = models.BooleanField()
     owner = models.BigIntegerField()
     payer_account_id = models.BigIntegerField()
     spender = models.BigIntegerField()
     timestamp_range = BigIntegerRangeField()
     token_id = models.BigIntegerField()
+
+    class Meta:
+        abstract = True
+
+
+class NftAllowance(NftAllowanceColumns):
+    pk = models.CompositePrimaryKey("owner", "spender", "token_id")
 
     class Meta:
         managed = False
         db_table = "nft_allowance"
 
 
-class NftAllowanceHistory(models.Model):
+class NftAllowanceHistory(NftAllowanceColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("owner", "spender", "token_id", "timestamp_range")
-    approved_for_all = models.BooleanField()
-    owner = models.BigIntegerField()
-    payer_account_id = models.BigIntegerField()
-    spender = models.BigIntegerField()
-    timestamp_range = BigIntegerRangeField()
-    token_id = models.BigIntegerField()
 
     class Meta:
         managed = False
         db_table = "nft_allowance_history"
 
 
-class NftHistory(models.Model):
+class NftHistory(NftColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("token_id", "serial_number", "timestamp_range")
-    account_id = models.BigIntegerField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
-    deleted = models.BooleanField(null=True)
-    metadata = models.BinaryField(null=True)
-    serial_number = models.BigIntegerField()
-    token_id = models.BigIntegerField()
-    delegating_spender = models.BigIntegerField(null=True)
-    spender = models.BigIntegerField(null=True)
-    timestamp_range = BigIntegerRangeField()
 
     class Meta:
         managed = False
         db_table = "nft_history"
 
 
-class Token(models.Model):
-    token_id = models.BigIntegerField(primary_key=True)
+class TokenColumns(models.Model):
+    """The columns of token and token_history, but token_id (token's primary key)."""
+
     created_timestamp = models.BigIntegerField()
     decimals = models.BigIntegerField()
     freeze_default = models.BooleanField()
@@ -164,12 +172,20 @@ class Token(models.Model):
     metadata_key = models.BinaryField(null=True)
 
     class Meta:
+        abstract = True
+
+
+class Token(TokenColumns):
+    token_id = models.BigIntegerField(primary_key=True)
+
+    class Meta:
         managed = False
         db_table = "token"
 
 
-class TokenAccount(models.Model):
-    pk = models.CompositePrimaryKey("account_id", "token_id")
+class TokenAccountColumns(models.Model):
+    """The columns of token_account and token_account_history."""
+
     account_id = models.BigIntegerField()
     associated = models.BooleanField()
     automatic_association = models.BooleanField(null=True)
@@ -180,39 +196,31 @@ class TokenAccount(models.Model):
     token_id = models.BigIntegerField()
     balance = models.BigIntegerField()
     balance_timestamp = models.BigIntegerField(null=True)
+
+    class Meta:
+        abstract = True
+
+
+class TokenAccount(TokenAccountColumns):
+    pk = models.CompositePrimaryKey("account_id", "token_id")
 
     class Meta:
         managed = False
         db_table = "token_account"
 
 
-class TokenAccountHistory(models.Model):
+class TokenAccountHistory(TokenAccountColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("account_id", "token_id", "timestamp_range")
-    account_id = models.BigIntegerField()
-    associated = models.BooleanField()
-    automatic_association = models.BooleanField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
-    freeze_status = models.SmallIntegerField(null=True)
-    kyc_status = models.SmallIntegerField(null=True)
-    timestamp_range = BigIntegerRangeField()
-    token_id = models.BigIntegerField()
-    balance = models.BigIntegerField()
-    balance_timestamp = models.BigIntegerField(null=True)
 
     class Meta:
         managed = False
         db_table = "token_account_history"
 
 
-class TokenAirdrop(models.Model):
-    # No primary key in the mirror schema; these columns identify a row.
-    pk = models.CompositePrimaryKey(
-        "sender_account_id",
-        "receiver_account_id",
-        "token_id",
-        "serial_number",
-    )
+class TokenAirdropColumns(models.Model):
+    """The columns of token_airdrop and token_airdrop_history."""
+
     amount = models.BigIntegerField(null=True)
     receiver_account_id = models.BigIntegerField()
     sender_account_id = models.BigIntegerField()
@@ -222,11 +230,24 @@ class TokenAirdrop(models.Model):
     token_id = models.BigIntegerField()
 
     class Meta:
+        abstract = True
+
+
+class TokenAirdrop(TokenAirdropColumns):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey(
+        "sender_account_id",
+        "receiver_account_id",
+        "token_id",
+        "serial_number",
+    )
+
+    class Meta:
         managed = False
         db_table = "token_airdrop"
 
 
-class TokenAirdropHistory(models.Model):
+class TokenAirdropHistory(TokenAirdropColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey(
         "sender_account_id",
@@ -235,21 +256,15 @@ class TokenAirdropHistory(models.Model):
         "serial_number",
         "timestamp_range",
     )
-    amount = models.BigIntegerField(null=True)
-    receiver_account_id = models.BigIntegerField()
-    sender_account_id = models.BigIntegerField()
-    serial_number = models.BigIntegerField()
-    state = models.CharField(max_length=9, choices=AirdropState.choices)
-    timestamp_range = BigIntegerRangeField()
-    token_id = models.BigIntegerField()
 
     class Meta:
         managed = False
         db_table = "token_airdrop_history"
 
 
-class TokenAllowance(models.Model):
-    pk = models.CompositePrimaryKey("owner", "spender", "token_id")
+class TokenAllowanceColumns(models.Model):
+    """The columns of token_allowance and token_allowance_history."""
+
     amount_granted = models.BigIntegerField()
     owner = models.BigIntegerField()
     payer_account_id = models.BigIntegerField()
@@ -257,79 +272,60 @@ class TokenAllowance(models.Model):
     timestamp_range = BigIntegerRangeField()
     token_id = models.BigIntegerField()
     amount = models.BigIntegerField()
+
+    class Meta:
+        abstract = True
+
+
+class TokenAllowance(TokenAllowanceColumns):
+    pk = models.CompositePrimaryKey("owner", "spender", "token_id")
 
     class Meta:
         managed = False
         db_table = "token_allowance"
 
 
-class TokenAllowanceHistory(models.Model):
+class TokenAllowanceHistory(TokenAllowanceColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("owner", "spender", "token_id", "timestamp_range")
-    amount_granted = models.BigIntegerField()
-    owner = models.BigIntegerField()
-    payer_account_id = models.BigIntegerField()
-    spender = models.BigIntegerField()
-    timestamp_range = BigIntegerRangeField()
-    token_id = models.BigIntegerField()
-    amount = models.BigIntegerField()
 
     class Meta:
         managed = False
         db_table = "token_allowance_history"
 
 
-class TokenBalance(models.Model):
-    pk = models.CompositePrimaryKey("account_id", "token_id", "consensus_timestamp")
+class TokenBalanceColumns(models.Model):
+    """The columns of token_balance and token_balance_old."""
+
     consensus_timestamp = models.BigIntegerField()
     account_id = models.BigIntegerField()
     balance = models.BigIntegerField()
     token_id = models.BigIntegerField()
+
+    class Meta:
+        abstract = True
+
+
+class TokenBalance(TokenBalanceColumns):
+    pk = models.CompositePrimaryKey("account_id", "token_id", "consensus_timestamp")
 
     class Meta:
         managed = False
         db_table = "token_balance"
 
 
-class TokenBalanceOld(models.Model):
+class TokenBalanceOld(TokenBalanceColumns):
     pk = models.CompositePrimaryKey("consensus_timestamp", "account_id", "token_id")
-    consensus_timestamp = models.BigIntegerField()
-    account_id = models.BigIntegerField()
-    balance = models.BigIntegerField()
-    token_id = models.BigIntegerField()
 
     class Meta:
         managed = False
         db_table = "token_balance_old"
 
 
-class TokenHistory(models.Model):
+class TokenHistory(TokenColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("token_id", "timestamp_range")
     token_id = models.BigIntegerField()
-    created_timestamp = models.BigIntegerField()
-    decimals = models.BigIntegerField()
-    freeze_default = models.BooleanField()
-    freeze_key = models.BinaryField(null=True)
-    initial_supply = models.BigIntegerField()
-    kyc_key = models.BinaryField(null=True)
-    name = models.CharField(max_length=100)
-    supply_key = models.BinaryField(null=True)
-    symbol = models.CharField(max_length=100)
-    total_supply = models.BigIntegerField()
-    treasury_account_id = models.BigIntegerField()
-    wipe_key = models.BinaryField(null=True)
-    max_supply = models.BigIntegerField()
-    supply_type = models.CharField(max_length=8, choices=TokenSupplyType.choices)
-    type = models.CharField(max_length=19, choices=TokenType.choices)
-    fee_schedule_key = models.BinaryField(null=True)
-    pause_key = models.BinaryField(null=True)
-    pause_status = models.CharField(max_length=14, choices=TokenPauseStatus.choices)
-    timestamp_range = BigIntegerRangeField()
-    freeze_status = models.SmallIntegerField()
-    kyc_status = models.SmallIntegerField()
-    metadata = models.BinaryField(null=True)
-    metadata_key = models.BinaryField(null=True)
 
     class Meta:
         managed = False

@@ -9,30 +9,32 @@ from django.contrib.postgres.fields import BigIntegerRangeField
 from django.db import models
 
 
-class Topic(models.Model):
+class TopicColumns(models.Model):
+    """The columns of topic and topic_history, but id (topic's primary key)."""
+
     admin_key = models.BinaryField(null=True)
     created_timestamp = models.BigIntegerField(null=True)
-    id = models.BigIntegerField(primary_key=True)
     fee_exempt_key_list = models.BinaryField(null=True)
     fee_schedule_key = models.BinaryField(null=True)
     submit_key = models.BinaryField(null=True)
     timestamp_range = BigIntegerRangeField()
 
     class Meta:
+        abstract = True
+
+
+class Topic(TopicColumns):
+    id = models.BigIntegerField(primary_key=True)
+
+    class Meta:
         managed = False
         db_table = "topic"
 
 
-class TopicHistory(models.Model):
+class TopicHistory(TopicColumns):
     # No primary key in the mirror schema; these columns identify a row.
     pk = models.CompositePrimaryKey("id", "timestamp_range")
-    admin_key = models.BinaryField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
     id = models.BigIntegerField()
-    fee_exempt_key_list = models.BinaryField(null=True)
-    fee_schedule_key = models.BinaryField(null=True)
-    submit_key = models.BinaryField(null=True)
-    timestamp_range = BigIntegerRangeField()
 
     class Meta:
         managed = False

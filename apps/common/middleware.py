@@ -2,6 +2,7 @@ import base64
 import binascii
 
 from django.conf import settings
+from django.http import HttpResponse
 
 from apps.common.api.exceptions import Unauthorized, error_response
 
@@ -9,6 +10,7 @@ from apps.common.api.exceptions import Unauthorized, error_response
 class MirrorApiMiddleware:
     """Applies to `/api/` paths what the upstream applies before and after every route.
 
+    - CORS: any origin; a preflight `OPTIONS` is answered before routing.
     - HTTP Basic users from `MIRROR["USERS"]` get their own page-size maximum
       (`request.mirror_limit_max`); a header naming no user is a 401.
     - Responses allow any origin (CORS).
@@ -21,6 +23,8 @@ class MirrorApiMiddleware:
     def __call__(self, request):
         if not request.path.startswith("/api/"):
             return self.get_response(request)
+        if request.method == "OPTIONS":
+            return _preflight_response(request)
         try:
             request.mirror_limit_max = _authenticated_limit(request.headers.get("Authorization"))
         except Unauthorized as error:
@@ -36,8 +40,18 @@ class MirrorApiMiddleware:
         return None
 
 
+def _preflight_response(request) -> HttpResponse:
+    response = HttpResponse(status=204)
+    response["Access-Control-Allow-Origin"] = "*"
+    response["Access-Control-Allow-Methods"] = "GET,HEAD,PUT,PATCH,POST,DELETE"
+    if requested := request.headers.get("Access-Control-Request-Headers"):
+        response["Access-Control-Allow-Headers"] = requested
+    response["Vary"] = "Access-Control-Request-Headers"
+    return response
+
+
 def _authenticated_limit(header: str | None) -> int | None:
-    if header is None:
+    if not header:
         return None
     username, password = _basic_credentials(header)
     for user in settings.MIRROR["USERS"]:
@@ -51,9 +65,11 @@ def _basic_credentials(header: str) -> tuple[str, str]:
     scheme, _, encoded = header.partition(" ")
     if scheme != "Basic":
         raise Unauthorized("Invalid Authorization header format")
+    # Decoded as leniently as Node's Buffer: missing padding is fine and bytes
+    # that are not UTF-8 become replacement characters (and match no user).
     try:
-        decoded = base64.b64decode(encoded).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
+        decoded = base64.b64decode(encoded + "=" * (-len(encoded) % 4)).decode("utf-8", errors="replace")
+    except binascii.Error:
         raise Unauthorized("Invalid Authorization header format") from None
     username, colon, password = decoded.partition(":")
     if not colon or not username:

@@ -4,7 +4,7 @@ Parameter names are case-insensitive (lower-cased), a repeated name collects
 its values in order, and the values of `order` and `result` are lower-cased.
 A bracketed name (`timestamp[$ne]=0`) is read by the upstream as an object,
 which no parameter accepts: its value becomes None so validation rejects it.
-`a[]=1` is the array form of `a=1`.
+`a[]=1` and `a[0]=1` are array forms of `a=1`.
 """
 
 from urllib.parse import parse_qsl
@@ -20,7 +20,7 @@ def parse_query_string(query_string: str) -> QueryParams:
         name = raw_name.lower()
         if "[" in name and name.endswith("]"):
             name, _, subscript = name[:-1].partition("[")
-            if subscript:
+            if subscript and not subscript.isdigit():
                 value = None
         if not name:
             continue

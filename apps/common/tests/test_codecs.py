@@ -1,6 +1,6 @@
 import pytest
-from django.test import override_settings
 from django.conf import settings
+from django.test import override_settings
 
 from apps.common.codecs import (
     MAX_LONG,

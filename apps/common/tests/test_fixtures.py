@@ -118,7 +118,7 @@ def test_empty_table_list_loads_nothing(tmp_path, existing_block):
 
 def test_replace_empties_every_mirror_table_first(tmp_path, existing_block):
     with connection.cursor() as cursor:
-        cursor.execute("insert into prng (consensus_timestamp, payer_account_id, range, prng_number) values (1, 2, 3, 4)")
+        cursor.execute("insert into prng (consensus_timestamp, payer_account_id, range) values (1, 2, 3)")
     path = write(tmp_path / "blocks.json", {"record_file": [record_file_row(7, 700)]})
 
     load(path, replace=True)

@@ -59,13 +59,22 @@ def test_equality_only_parameter_is_kept_without_anchor(order):
     assert link({"block.number": ["18"], "limit": ["1"]}, order) == "/api/v1/blocks?block.number=18&limit=1"
 
 
-def test_equality_first_keeps_range_values_without_anchor():
-    params = {"block.number": ["eq:18", "lt:100"], "limit": ["1"]}
+def test_only_a_leading_range_value_gains_the_anchor():
+    # The upstream tests its `^[gl]te?:` pattern against the values joined by commas,
+    # so only the first value decides.
+    leading_equality = {"block.number": ["eq:18", "lt:100"], "limit": ["1"]}
+    leading_range = {"block.number": ["lt:100", "eq:18"], "limit": ["1"]}
 
-    assert link(params, "asc") == "/api/v1/blocks?block.number=eq:18&block.number=lt:100&limit=1"
+    assert link(leading_equality, "asc") == "/api/v1/blocks?block.number=eq:18&block.number=lt:100&limit=1"
+    assert (
+        link(leading_range, "asc")
+        == "/api/v1/blocks?block.number=lt:100&block.number=eq:18&block.number=gt:18&limit=1"
+    )
 
 
-@pytest.mark.parametrize(("value", "order"), [("gt:1", "asc"), ("gte:1", "asc"), ("lt:100", "desc"), ("lte:100", "desc")])
+@pytest.mark.parametrize(
+    ("value", "order"), [("gt:1", "asc"), ("gte:1", "asc"), ("lt:100", "desc"), ("lte:100", "desc")]
+)
 def test_single_same_direction_value_is_replaced_and_moved_last(value, order):
     operator = "gt" if order == "asc" else "lt"
 

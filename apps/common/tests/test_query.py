@@ -39,3 +39,7 @@ def test_parse_query_string(query_string, expected):
 
 def test_parse_query_string_keeps_names_in_first_seen_order():
     assert list(parse_query_string("b=1&a=1&B=2&c=1")) == ["b", "a", "c"]
+
+
+def test_parse_query_string_reads_indexed_name_as_array_element():
+    assert parse_query_string("limit[0]=5") == {"limit": ["5"]}

@@ -1,0 +1,120 @@
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+from django.db import connection
+
+from apps.common.schema import ensure_mirror_schema, mirror_schema_exists, mirror_tables
+
+pytestmark = pytest.mark.django_db
+
+
+def execute(sql: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+
+
+def tables_in_current_schema() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "select table_name from information_schema.tables"
+            " where table_schema = current_schema() order by table_name"
+        )
+        return [name for (name,) in cursor.fetchall()]
+
+
+def record_file_columns() -> set[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "select column_name from information_schema.columns"
+            " where table_schema = current_schema() and table_name = 'record_file'"
+        )
+        return {name for (name,) in cursor.fetchall()}
+
+
+def use_scratch_schema() -> None:
+    execute("create schema scratch; set local search_path to scratch, public")
+
+
+def test_mirror_tables_are_the_unmanaged_models_tables():
+    assert "record_file" in mirror_tables()
+    assert "sidecar_file" in mirror_tables()
+    assert "auth_user" not in mirror_tables()
+    assert list(mirror_tables()) == sorted(mirror_tables())
+
+
+def test_migrated_database_holds_every_mirror_table():
+    assert set(mirror_tables()) <= set(tables_in_current_schema())
+
+
+def test_ensure_mirror_schema_leaves_existing_schema_alone():
+    execute("alter table record_file add column marker integer; drop table prng")
+
+    created = ensure_mirror_schema(connection)
+
+    assert created is False
+    assert "marker" in record_file_columns()
+    assert "prng" not in tables_in_current_schema()
+
+
+def test_ensure_mirror_schema_leaves_schema_with_a_single_mirror_table_alone():
+    use_scratch_schema()
+    execute("create table record_file (marker integer)")
+
+    assert mirror_schema_exists(connection) is True
+    assert ensure_mirror_schema(connection) is False
+    assert tables_in_current_schema() == ["record_file"]
+
+
+def test_ensure_mirror_schema_creates_every_table_in_an_empty_schema():
+    use_scratch_schema()
+    assert mirror_schema_exists(connection) is False
+
+    created = ensure_mirror_schema(connection)
+
+    assert created is True
+    assert tables_in_current_schema() == list(mirror_tables())
+    assert mirror_schema_exists(connection) is True
+
+
+def test_created_tables_match_the_models_columns():
+    use_scratch_schema()
+    ensure_mirror_schema(connection)
+
+    with connection.cursor() as cursor:
+        for model in apps.get_models():
+            if model._meta.managed:
+                continue
+            cursor.execute(
+                "select column_name from information_schema.columns"
+                " where table_schema = current_schema() and table_name = %s",
+                [model._meta.db_table],
+            )
+            columns = {name for (name,) in cursor.fetchall()}
+            model_columns = {field.column for field in model._meta.concrete_fields}
+            assert model_columns <= columns, model._meta.db_table
+
+
+def test_ensure_mirror_schema_a_second_time_changes_nothing():
+    use_scratch_schema()
+    ensure_mirror_schema(connection)
+
+    assert ensure_mirror_schema(connection) is False
+    assert tables_in_current_schema() == list(mirror_tables())
+
+
+def test_migrate_again_leaves_an_altered_table_alone():
+    execute("alter table record_file add column marker integer")
+
+    call_command("migrate", verbosity=0)
+
+    assert "marker" in record_file_columns()
+
+
+def test_reapplying_the_schema_migration_leaves_an_altered_table_alone():
+    execute("alter table record_file add column marker integer; drop table prng")
+
+    call_command("migrate", "common", "zero", verbosity=0)
+    call_command("migrate", "common", verbosity=0)
+
+    assert "marker" in record_file_columns()
+    assert "prng" not in tables_in_current_schema()

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "apps.contracts",
     "apps.network",
     "apps.schedules",
+    "apps.status",
     "apps.tokens",
     "apps.topics",
     "apps.transactions",

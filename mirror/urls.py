@@ -6,6 +6,7 @@ from apps.common.api.views import route_not_found
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("apps.blocks.api.urls")),
+    path("", include("apps.status.api.urls")),
     re_path(r"^api/", route_not_found),
 ]
 

@@ -1,0 +1,18 @@
+"""The network's status page, served as Atlassian Statuspage's public API v2.
+
+Authored in the Django admin; the eight GET routes need no login. Decisions:
+
+- Routes live under the `STATUS_API_PREFIX` setting (default "api/v2/"); unknown paths
+  fall through to the project's JSON 404. Answers carry `Cache-Control: public, max-age=10`.
+- Ids are 12 random lowercase base-36 characters; timestamps render with milliseconds in the
+  page's time zone (`2025-03-04T15:21:07.512Z`); "now" is the service clock.
+- One page. A component's status is set by hand or by a live check of this service
+  (`live_checks`): mirror freshness, degraded after `STATUS_FRESHNESS_DEGRADED_AFTER` (60 s)
+  and down after `STATUS_FRESHNESS_OUTAGE_AFTER` (300 s) without a new block, or database
+  reachability. A group shows its worst component.
+- The rollup (`rollup`) keeps the indicator at `none` under maintenance. An incident's impact
+  left empty is derived from the worst status any of its updates gave a component.
+- `shortlink` leads to the event on the page's own URL (`<page url>/incidents/<id>`), where
+  Statuspage's stspg.io links lead.
+- Seed a demo page with `manage.py seedstatus`.
+"""

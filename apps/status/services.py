@@ -1,0 +1,129 @@
+"""Writes: incidents and scheduled maintenances change status only by posting an update.
+
+Each update row records its status, its time and the components it affected (old and new
+status). A refused transition or component status raises `ValidationError`, which the admin
+shows on its form. In `component_statuses`, None attaches a component without changing it.
+"""
+
+from collections.abc import Mapping
+from datetime import datetime
+
+from django.db import transaction
+
+from apps.status.live_checks import effective_state, read_mirror
+from apps.status.models import (
+    Component,
+    Event,
+    EventUpdate,
+    Incident,
+    IncidentStatus,
+    IncidentUpdate,
+    Maintenance,
+    MaintenanceImpact,
+    MaintenanceStatus,
+    MaintenanceUpdate,
+)
+from apps.status.timestamps import current_time
+
+__all__ = ("incident_open", "incident_post_update", "maintenance_post_update", "maintenance_schedule")
+
+ComponentStatuses = Mapping[Component, str | None]
+
+# Entering these statuses stamps the event field Statuspage reuses for both kinds.
+STATUS_STAMPS = {
+    IncidentStatus.MONITORING: "monitoring_at",
+    IncidentStatus.RESOLVED: "resolved_at",
+    MaintenanceStatus.VERIFYING: "monitoring_at",
+    MaintenanceStatus.COMPLETED: "resolved_at",
+}
+
+
+@transaction.atomic
+def incident_open(
+    *,
+    name: str,
+    status: str,
+    body: str,
+    impact: str = "",
+    started_at: datetime | None = None,
+    component_statuses: ComponentStatuses | None = None,
+) -> Incident:
+    """`impact` left empty is derived from the worst status the incident gives a component."""
+    incident = Incident(name=name, impact=impact)
+    if started_at is not None:
+        incident.started_at = started_at
+    _post_update(incident, IncidentUpdate(incident=incident), status, body, component_statuses)
+    return incident
+
+
+@transaction.atomic
+def incident_post_update(
+    *, incident: Incident, status: str, body: str, component_statuses: ComponentStatuses | None = None
+) -> IncidentUpdate:
+    return _post_update(incident, IncidentUpdate(incident=incident), status, body, component_statuses)
+
+
+@transaction.atomic
+def maintenance_schedule(
+    *,
+    name: str,
+    body: str,
+    scheduled_for: datetime,
+    scheduled_until: datetime,
+    impact: str = MaintenanceImpact.MAINTENANCE,
+    component_statuses: ComponentStatuses | None = None,
+) -> Maintenance:
+    maintenance = Maintenance(
+        name=name, impact=impact, scheduled_for=scheduled_for, scheduled_until=scheduled_until
+    )
+    _post_update(
+        maintenance,
+        MaintenanceUpdate(maintenance=maintenance),
+        MaintenanceStatus.SCHEDULED,
+        body,
+        component_statuses,
+    )
+    return maintenance
+
+
+@transaction.atomic
+def maintenance_post_update(
+    *, maintenance: Maintenance, status: str, body: str, component_statuses: ComponentStatuses | None = None
+) -> MaintenanceUpdate:
+    return _post_update(
+        maintenance, MaintenanceUpdate(maintenance=maintenance), status, body, component_statuses
+    )
+
+
+def _post_update(
+    event: Event, update: EventUpdate, status: str, body: str, component_statuses: ComponentStatuses | None
+) -> EventUpdate:
+    component_statuses = component_statuses or {}
+    event.validate_next_status(status)
+    for component, new_status in component_statuses.items():
+        if new_status is not None:
+            component.validate_status_change(new_status)
+
+    now = current_time()
+    event.status = status
+    if (stamp := STATUS_STAMPS.get(status)) and getattr(event, stamp) is None:
+        setattr(event, stamp, now)
+    event.full_clean()
+    event.save()
+
+    update.status = status
+    update.body = body
+    update.created_at = update.display_at = now
+    update.full_clean()
+    update.save()
+
+    reading = read_mirror() if any(component.is_live for component in component_statuses) else None
+    for component, new_status in component_statuses.items():
+        old_status, _ = effective_state(component, reading)
+        if new_status is not None and new_status != component.status:
+            component.status = new_status
+            component.save(update_fields=["status"])
+        update.affected_components.create(
+            component=component, old_status=old_status, new_status=new_status or old_status
+        )
+    return update

@@ -1,0 +1,179 @@
+from datetime import timedelta
+
+import pytest
+
+from apps.common.clock import frozen_at
+from apps.status import selectors, services
+from apps.status.models import Component, ComponentStatus, LiveCheck
+from apps.status.rollup import PageStatus
+from apps.status.timestamps import nanos_from_datetime
+
+pytestmark = pytest.mark.django_db
+
+
+def later(now, minutes):
+    return frozen_at(nanos_from_datetime(now + timedelta(minutes=minutes)))
+
+
+def open_incident(name, status="investigating", **kwargs):
+    return services.incident_open(name=name, status=status, body="Investigating.", **kwargs)
+
+
+def schedule(name, start, status="scheduled"):
+    maintenance = services.maintenance_schedule(
+        name=name, body="Planned.", scheduled_for=start, scheduled_until=start + timedelta(hours=1)
+    )
+    path = ["scheduled", "in_progress", "verifying", "completed"]
+    for step in path[1 : path.index(status) + 1]:
+        services.maintenance_post_update(maintenance=maintenance, status=step, body=step)
+    return maintenance
+
+
+def test_components_order_by_position_then_top_level_first_then_id(make_component):
+    testnet = make_component("Testnet", id="bbbbbbbbbbbb", is_group=True, position=2)
+    mainnet = make_component("Mainnet", id="aaaaaaaaaaaa", is_group=True, position=1)
+    make_component("Status API", id="zzzzzzzzzzzz", position=1)
+    make_component("Testnet REST", id="yyyyyyyyyyy2", group=testnet, position=2)
+    make_component("Testnet uptime", id="yyyyyyyyyyy1", group=testnet, position=1)
+    make_component("Mainnet uptime", id="xxxxxxxxxxx1", group=mainnet, position=1)
+
+    assert [component.name for component in selectors.component_list()] == [
+        "Mainnet",
+        "Status API",
+        "Mainnet uptime",
+        "Testnet uptime",
+        "Testnet",
+        "Testnet REST",
+    ]
+
+
+def test_a_group_shows_its_worst_component(now, make_component):
+    mainnet = make_component("Mainnet", is_group=True)
+    testnet = make_component("Testnet", is_group=True, position=2)
+    make_component("Previewnet", is_group=True, position=3)
+    uptime = make_component("Mainnet uptime", group=mainnet, status=ComponentStatus.UNDER_MAINTENANCE)
+    with later(now, 5):
+        rest = make_component(
+            "Mainnet REST", group=mainnet, position=2, status=ComponentStatus.DEGRADED_PERFORMANCE
+        )
+    make_component("Testnet uptime", group=testnet, status=ComponentStatus.UNDER_MAINTENANCE)
+
+    shown = {
+        component.name: (
+            component.shown_status,
+            component.shown_updated_at,
+            getattr(component, "child_ids", None),
+        )
+        for component in selectors.component_list()
+    }
+
+    assert shown["Mainnet"] == ("degraded_performance", now + timedelta(minutes=5), [uptime.id, rest.id])
+    assert shown["Testnet"][0] == "under_maintenance"
+    assert shown["Previewnet"] == ("operational", now, [])
+
+
+def test_live_components_show_their_check(now, make_component, make_block):
+    make_block(now - timedelta(seconds=75))
+    make_component("Mirror Node REST API Public Mainnet", live_check=LiveCheck.MIRROR_FRESHNESS)
+    make_component("Mirror Node Database", live_check=LiveCheck.DATABASE)
+
+    shown = {component.name: component.shown_status for component in selectors.component_list()}
+
+    assert shown == {
+        "Mirror Node REST API Public Mainnet": "degraded_performance",
+        "Mirror Node Database": "operational",
+    }
+
+
+def test_no_snapshot_without_a_page(db):
+    assert selectors.page_snapshot() is None
+
+
+def test_the_page_was_updated_when_any_of_it_was(now, page, make_component):
+    with later(now, 1):
+        make_component("Mainnet uptime")
+    assert selectors.page_snapshot().updated_at == now + timedelta(minutes=1)
+
+    with later(now, 2):
+        open_incident("Stalled")
+    assert selectors.page_snapshot().updated_at == now + timedelta(minutes=2)
+
+    with later(now, 3):
+        schedule("Upgrade", now + timedelta(days=1))
+    assert selectors.page_snapshot().updated_at == now + timedelta(minutes=3)
+
+
+def test_recent_incidents_are_newest_first_and_limited(now):
+    for minutes in range(4):
+        with later(now, minutes):
+            open_incident(f"Incident {minutes}")
+
+    assert [incident.name for incident in selectors.incident_recent_list(limit=3)] == [
+        "Incident 3",
+        "Incident 2",
+        "Incident 1",
+    ]
+
+
+def test_unresolved_incidents(now):
+    for minutes, status in enumerate(["investigating", "identified", "monitoring"]):
+        with later(now, minutes):
+            open_incident(status, status=status)
+    resolved = open_incident("resolved")
+    services.incident_post_update(incident=resolved, status="resolved", body="Fixed.")
+    postmortem = open_incident("postmortem")
+    services.incident_post_update(incident=postmortem, status="resolved", body="Fixed.")
+    services.incident_post_update(incident=postmortem, status="postmortem", body="Why.")
+
+    assert [incident.name for incident in selectors.incident_unresolved_list()] == [
+        "monitoring",
+        "identified",
+        "investigating",
+    ]
+
+
+def test_maintenance_lists(now):
+    for days, status in [
+        (3, "scheduled"),
+        (1, "scheduled"),
+        (-1, "in_progress"),
+        (-2, "verifying"),
+        (-9, "completed"),
+    ]:
+        schedule(f"{status} {days}", now + timedelta(days=days), status)
+
+    def names(maintenances):
+        return [maintenance.name for maintenance in maintenances]
+
+    assert names(selectors.maintenance_recent_list(limit=4)) == [
+        "scheduled 3",
+        "scheduled 1",
+        "in_progress -1",
+        "verifying -2",
+    ]
+    assert names(selectors.maintenance_upcoming_list()) == ["scheduled 1", "scheduled 3"]
+    assert names(selectors.maintenance_active_list()) == ["verifying -2", "in_progress -1"]
+    assert names(selectors.maintenance_open_list()) == [
+        "verifying -2",
+        "in_progress -1",
+        "scheduled 1",
+        "scheduled 3",
+    ]
+
+
+def test_page_status_counts_leaf_components_and_unresolved_incidents(now, page, make_component):
+    group = make_component("Mainnet", is_group=True)
+    uptime = make_component("Mainnet uptime", group=group)
+    make_component("Mainnet REST", group=group, position=2)
+    snapshot = selectors.page_snapshot()
+
+    assert selectors.page_status(snapshot=snapshot, unresolved_incidents=[]) == PageStatus(
+        "none", "All Systems Operational"
+    )
+
+    open_incident("Stalled", component_statuses={uptime: ComponentStatus.MAJOR_OUTAGE})
+    snapshot = selectors.page_snapshot()
+    assert selectors.page_status(
+        snapshot=snapshot, unresolved_incidents=selectors.incident_unresolved_list()
+    ) == PageStatus("critical", "Major System Outage")
+    assert Component.objects.get(name="Mainnet").status == "operational", "a group's own row is never set"

@@ -3,7 +3,9 @@
 A route declares its FilterSet, serializer, the key of its result list and the
 keyset anchors of its `links.next`; this class validates the query, pages with
 `limit`, renders `{<results_key>: [...], "links": {"next": ...}}` and sets the
-`Cache-Control` and `Link` headers the upstream sets.
+`Cache-Control` and `Link` headers the upstream sets. A route whose page is not
+one queryset overrides `list_rows`; one with more top-level keys (balances'
+`timestamp`) overrides `list_envelope`.
 """
 
 from collections.abc import Sequence
@@ -35,14 +37,23 @@ class MirrorViewSet(viewsets.GenericViewSet):
 
     def list(self, request, *args, **kwargs):
         filterset = self.get_filterset(self.filterset_class)
-        rows = list(filterset.qs[: filterset.limit_value])
+        rows = self.list_rows(filterset)
         link = None
         if rows and len(rows) == filterset.limit_value:
             link = next_link(
                 request.path, filterset.params, filterset.order_value, self.pagination_anchors, rows[-1]
             )
         data = self.get_serializer(rows, many=True).data
-        return Response({self.results_key: data, "links": {"next": link}})
+        return Response({**self.list_envelope(rows), self.results_key: data, "links": {"next": link}})
+
+    def list_rows(self, filterset) -> list:
+        """One page of rows; a route whose page is not one queryset reads it here
+        (validating the query first, as `filterset.qs` does)."""
+        return list(filterset.qs[: filterset.limit_value])
+
+    def list_envelope(self, rows: list) -> dict:
+        """Top-level keys a route's list answer carries besides its results and links."""
+        return {}
 
     def validate_detail_query(self) -> None:
         self.get_filterset(self.detail_filterset_class).validate()
@@ -50,7 +61,9 @@ class MirrorViewSet(viewsets.GenericViewSet):
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         if 200 <= response.status_code < 300:
-            response["Cache-Control"] = self.cache_control.get(self.action, DEFAULT_CACHE_CONTROL)
+            if not response.has_header("Cache-Control"):
+                # A view may set its own when the value depends on the answer.
+                response["Cache-Control"] = self.cache_control.get(self.action, DEFAULT_CACHE_CONTROL)
             links = response.data.get("links") if isinstance(response.data, dict) else None
             if links and links.get("next"):
                 response["Link"] = f'<{links["next"]}>; rel="next"'

@@ -1,0 +1,85 @@
+import base64
+import re
+
+from rest_framework.response import Response
+
+from apps.common import clock
+from apps.common.api.exceptions import InvalidArgument, NotFound
+from apps.common.api.views import MirrorViewSet
+from apps.common.codecs import MAX_NUM, MAX_REALM, MAX_SHARD, encode_entity_id, format_timestamp, parse_timestamp
+from apps.common.pagination import Anchor
+from apps.transactions import selectors
+from apps.transactions.api.serializers import TransactionDetailSerializer, TransactionSerializer
+from apps.transactions.filtersets import TransactionDetailFilterSet, TransactionFilterSet
+from apps.transactions.models import Transaction
+
+INVALID_TRANSACTION_ID = (
+    'Invalid Transaction id. Please use "shard.realm.num-sss-nnn" format where sss are seconds and nnn are nanoseconds'
+)
+CACHE_CONTROL_PENDING_SCHEDULE = "public, max-age=5"
+
+_TRANSACTION_ID = re.compile(r"^(\d+)\.(\d+)\.(\d+)-(\d{1,19})-(\d{1,9})$")
+_HEX_HASH = re.compile(r"^(?:0x)?([0-9A-Fa-f]{96})$")
+_BASE64_HASH = re.compile(r"^[A-Za-z0-9_+/-]{64}$")
+NANOS_PER_SECOND = 1_000_000_000
+
+
+class TransactionViewSet(MirrorViewSet):
+    filterset_class = TransactionFilterSet
+    detail_filterset_class = TransactionDetailFilterSet
+    serializer_class = TransactionSerializer
+    results_key = "transactions"
+    pagination_anchors = (
+        Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),
+    )
+    cache_control = {"list": "public, max-age=2", "retrieve": "public, max-age=600"}
+    lookup_url_kwarg = "transaction_id_or_hash"
+    lookup_value_regex = "[^/]+"
+
+    def get_queryset(self):
+        return Transaction.objects.none()
+
+    def list_rows(self, filterset):
+        return selectors.transaction_list(criteria=filterset.list_filter())
+
+    def retrieve(self, request, transaction_id_or_hash):
+        filterset = self.get_filterset(self.detail_filterset_class)
+        filterset.validate()
+        nonce, scheduled = filterset.value("nonce"), filterset.value("scheduled")
+        if transaction_hash := parse_transaction_hash(transaction_id_or_hash):
+            lookup = selectors.transactions_by_hash(
+                transaction_hash=transaction_hash, nonce=nonce, scheduled=scheduled
+            )
+        else:
+            payer, valid_start = parse_transaction_id(transaction_id_or_hash)
+            lookup = selectors.transactions_by_id(
+                payer=payer, valid_start=valid_start, nonce=nonce, scheduled=scheduled, now=clock.now_ns()
+            )
+        if not lookup.rows:
+            raise NotFound()
+        data = TransactionDetailSerializer(lookup.rows, many=True).data
+        response = Response({"transactions": data})
+        if lookup.pending_schedule:
+            response["Cache-Control"] = CACHE_CONTROL_PENDING_SCHEDULE
+        return response
+
+
+def parse_transaction_hash(text: str) -> bytes | None:
+    """The 48 bytes of a transaction hash written in hex (optionally 0x) or base64url; None otherwise."""
+    if match := _HEX_HASH.match(text):
+        return bytes.fromhex(match.group(1))
+    if _BASE64_HASH.match(text):
+        return base64.b64decode(text.replace("-", "+").replace("_", "/"))
+    return None
+
+
+def parse_transaction_id(text: str) -> tuple[int, int]:
+    """(encoded payer, valid start ns) of `shard.realm.num-seconds-nanos`; InvalidArgument otherwise."""
+    match = _TRANSACTION_ID.match(text)
+    if not match:
+        raise InvalidArgument(INVALID_TRANSACTION_ID)
+    shard, realm, num, seconds, nanos = (int(part) for part in match.groups())
+    valid_start = seconds * NANOS_PER_SECOND + nanos
+    if shard > MAX_SHARD or realm > MAX_REALM or num > MAX_NUM or valid_start >= 1 << 63:
+        raise InvalidArgument(INVALID_TRANSACTION_ID)
+    return encode_entity_id(shard, realm, num), valid_start

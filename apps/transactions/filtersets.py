@@ -1,0 +1,102 @@
+"""Query parameters of `/transactions` and `/transactions/{transactionIdOrHash}`."""
+
+from apps.common.codecs import parse_entity_id, parse_timestamp
+from apps.common.filters import LastValueFilter, OperatorFilter, split_operator
+from apps.common.filtersets import ListFilterSet, QueryFilterSet
+from apps.transactions.models import Transaction
+from apps.transactions.selectors import (
+    CREDIT,
+    DEBIT,
+    RESULT_FAIL,
+    RESULT_SUCCESS,
+    TransactionListFilter,
+    transaction_type_id,
+)
+
+__all__ = (
+    "TransactionDetailFilterSet",
+    "TransactionFilterSet",
+    "parse_account_id",
+    "parse_bool",
+    "parse_nonce",
+)
+
+MAX_INT = (1 << 31) - 1
+
+
+def parse_account_id(text: str) -> int | None:
+    """An account id in any spelling, encoded; None for an EVM address that encodes no id."""
+    return parse_entity_id(text).encoded
+
+
+def parse_credit_debit(text: str) -> str:
+    if text.lower() not in (CREDIT, DEBIT):
+        raise ValueError(f"Invalid transfer type {text!r}")
+    return text.lower()
+
+
+def parse_result(text: str) -> str:
+    if text not in (RESULT_SUCCESS, RESULT_FAIL):
+        raise ValueError(f"Invalid result {text!r}")
+    return text
+
+
+def parse_nonce(text: str) -> int:
+    if not text.isdigit() or int(text) > MAX_INT:
+        raise ValueError(f"Invalid nonce {text!r}")
+    return int(text)
+
+
+def parse_bool(text: str) -> bool:
+    if text.lower() not in ("true", "false"):
+        raise ValueError(f"Invalid boolean {text!r}")
+    return text.lower() == "true"
+
+
+def equals_only(parser):
+    """A value that takes no operator but `eq` (`nonce=1`, `nonce=eq:1`)."""
+
+    def parse(text: str):
+        operator, operand = split_operator(text)
+        if operator != "eq":
+            raise ValueError(f"Unsupported operator {operator!r}")
+        return parser(operand)
+
+    return parse
+
+
+class TransactionFilterSet(ListFilterSet):
+    account_id = OperatorFilter(param="account.id", field_name="payer_account_id", parser=parse_account_id)
+    timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
+    transactiontype = OperatorFilter(field_name="type", parser=transaction_type_id, operators={"eq"})
+    result = LastValueFilter(parser=equals_only(parse_result))
+    type = OperatorFilter(field_name="type", parser=parse_credit_debit, operators={"eq"})
+
+    default_order = "desc"
+
+    class Meta:
+        model = Transaction
+        fields = ()
+
+    def list_filter(self) -> TransactionListFilter:
+        """The validated query, for `selectors.transaction_list`."""
+        self.validate()
+        data = self.form.cleaned_data
+        return TransactionListFilter(
+            accounts=tuple(data.get("account.id") or ()),
+            timestamps=tuple(data.get("timestamp") or ()),
+            types=tuple(comparison.value for comparison in data.get("transactiontype") or ()),
+            result=self.value("result"),
+            directions=tuple(dict.fromkeys(comparison.value for comparison in data.get("type") or ())),
+            limit=self.limit_value,
+            order=self.order_value,
+        )
+
+
+class TransactionDetailFilterSet(QueryFilterSet):
+    nonce = LastValueFilter(parser=equals_only(parse_nonce))
+    scheduled = LastValueFilter(parser=equals_only(parse_bool))
+
+    class Meta:
+        model = Transaction
+        fields = ()

@@ -7,6 +7,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("apps.blocks.api.urls")),
     path("", include("apps.status.api.urls")),
+    path("api/v1/", include("apps.transactions.api.urls")),
+    path("api/v1/", include("apps.accounts.api.urls")),
     re_path(r"^api/", route_not_found),
 ]
 

@@ -1,0 +1,89 @@
+"""Query parameters of `/balances`."""
+
+import base64
+import binascii
+import re
+
+from apps.accounts.models import AccountBalance
+from apps.accounts.selectors import AccountAlias, BalanceListFilter, EvmAddress
+from apps.common.api.exceptions import InvalidArgument
+from apps.common.codecs import EvmAddressType, parse_entity_id, parse_positive_long, parse_timestamp
+from apps.common.filters import OperatorFilter
+from apps.common.filtersets import ListFilterSet
+
+__all__ = ("BalanceFilterSet", "parse_balance_account", "parse_public_key")
+
+_ALIAS = re.compile(r"^[A-Z2-7]+$")
+_PUBLIC_KEY = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{66}|[0-9A-Fa-f]{88})$")
+# DER header of an ED25519 public key (SubjectPublicKeyInfo); entity.public_key holds the raw key.
+_ED25519_DER_PREFIX = "302a300506032b6570032100"
+
+
+def parse_balance_account(text: str) -> int | EvmAddress | AccountAlias:
+    """An account id, an EVM address without shard and realm, or a base32 alias."""
+    try:
+        entity = parse_entity_id(text, evm_address_type=EvmAddressType.NO_SHARD_REALM)
+    except ValueError:
+        if not _ALIAS.match(text):
+            raise
+        return AccountAlias(_decode_base32(text))
+    if entity.evm_address is not None:
+        return EvmAddress(bytes.fromhex(entity.evm_address))
+    return entity.encoded
+
+
+def _decode_base32(text: str) -> bytes:
+    try:
+        return base64.b32decode(text + "=" * (-len(text) % 8))
+    except binascii.Error:
+        raise ValueError(f"Invalid alias {text!r}") from None
+
+
+def parse_public_key(text: str) -> str:
+    """A public key as `entity.public_key` holds it: lowercase hex, DER header removed."""
+    match = _PUBLIC_KEY.match(text)
+    if not match:
+        raise ValueError(f"Invalid public key {text!r}")
+    key = match.group(1).lower()
+    return key.removeprefix(_ED25519_DER_PREFIX) if len(key) == 88 else key
+
+
+class BalanceFilterSet(ListFilterSet):
+    account_id = OperatorFilter(param="account.id", field_name="account_id", parser=parse_balance_account)
+    account_balance = OperatorFilter(
+        param="account.balance", field_name="balance", parser=lambda text: parse_positive_long(text, allow_zero=True)
+    )
+    account_publickey = OperatorFilter(
+        param="account.publickey", field_name="account_id", parser=parse_public_key, operators={"eq"}
+    )
+    timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
+
+    default_order = "desc"
+
+    class Meta:
+        model = AccountBalance
+        fields = ()
+
+    def validate(self) -> None:
+        super().validate()
+        looked_up = [
+            comparison
+            for comparison in self.form.cleaned_data.get("account.id") or ()
+            if isinstance(comparison.value, (EvmAddress, AccountAlias))
+        ]
+        # An EVM address or alias names one account: equality only, and only one.
+        if len(looked_up) > 1 or any(comparison.operator != "eq" for comparison in looked_up):
+            raise InvalidArgument.for_params("account.id")
+
+    def list_filter(self) -> BalanceListFilter:
+        """The validated query, for `selectors.balance_list`."""
+        self.validate()
+        data = self.form.cleaned_data
+        return BalanceListFilter(
+            accounts=tuple(data.get("account.id") or ()),
+            balances=tuple(data.get("account.balance") or ()),
+            public_keys=tuple(dict.fromkeys(c.value for c in data.get("account.publickey") or ())),
+            timestamps=tuple(data.get("timestamp") or ()),
+            limit=self.limit_value,
+            order=self.order_value,
+        )

@@ -1,0 +1,102 @@
+import pytest
+
+from apps.accounts.filtersets import BalanceFilterSet, parse_balance_account, parse_public_key
+from apps.accounts.selectors import AccountAlias, BalanceListFilter, EvmAddress
+from apps.common.api.exceptions import InvalidArgument
+from apps.common.filters import Comparison
+from apps.common.query import parse_query_string
+
+ED25519 = "3c3d546321ff6f63d701d2ec5c277095874e19f4a235bee1e6bb19258bf362be"
+ADDRESS = "71eaa748d5252be68c1185588beca495459fdba4"
+
+
+def list_filter(query: str) -> BalanceListFilter:
+    return BalanceFilterSet(parse_query_string(query)).list_filter()
+
+
+def messages_of(query: str) -> list[str]:
+    with pytest.raises(InvalidArgument) as error:
+        list_filter(query)
+    return error.value.messages
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("5", 5),
+        ("0.5", 5),
+        ("0.0.5", 5),
+        ("0.1.5", (1 << 38) + 5),
+        ("0x0000000000000000000000000000000000000005", 5),
+        ("0000000000000000000000000000000000000005", 5),
+        ("0x" + ADDRESS, EvmAddress(bytes.fromhex(ADDRESS))),
+        ("AEBAG", AccountAlias(b"\x01\x02\x03")),
+    ],
+)
+def test_parse_balance_account(text, expected):
+    assert parse_balance_account(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "0.x", "abc", "0.0.AEBAG", "0.0.0x" + ADDRESS, "A1"])
+def test_parse_balance_account_rejects(text):
+    with pytest.raises(ValueError):
+        parse_balance_account(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (ED25519, ED25519),
+        ("0x" + ED25519.upper(), ED25519),
+        ("02" + ED25519, "02" + ED25519),
+        ("302a300506032b6570032100" + ED25519, ED25519),
+    ],
+)
+def test_parse_public_key(text, expected):
+    assert parse_public_key(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "abc", ED25519[:-1], ED25519 + "0", "zz" * 32])
+def test_parse_public_key_rejects(text):
+    with pytest.raises(ValueError):
+        parse_public_key(text)
+
+
+def test_every_parameter_reads():
+    criteria = list_filter(
+        f"account.id=gte:0.0.18&account.id=lt:0.0.20&account.balance=gt:45&account.publicKey={ED25519}"
+        "&timestamp=1566560003.000000000&order=asc&limit=3"
+    )
+
+    assert criteria == BalanceListFilter(
+        accounts=(Comparison("gte", 18), Comparison("lt", 20)),
+        balances=(Comparison("gt", 45),),
+        public_keys=(ED25519,),
+        timestamps=(Comparison("eq", 1566560003000000000),),
+        limit=3,
+        order="asc",
+    )
+
+
+def test_defaults():
+    assert list_filter("") == BalanceListFilter(limit=25, order="desc")
+
+
+@pytest.mark.parametrize(
+    ("query", "messages"),
+    [
+        ("consensus=hashgraph", ["Unknown query parameter: consensus"]),
+        ("account.id=0.x", ["Invalid parameter: account.id"]),
+        ("account.id=AEBAG&account.id=0x71eaa748d5252be68c1185588beca495459fdba4", ["Invalid parameter: account.id"]),
+        ("account.id=gt:0x71eaa748d5252be68c1185588beca495459fdba4", ["Invalid parameter: account.id"]),
+        ("account.balance=-1", ["Invalid parameter: account.balance"]),
+        ("account.balance=x", ["Invalid parameter: account.balance"]),
+        ("account.publickey=abc", ["Invalid parameter: account.publickey"]),
+        (f"account.publickey=gt:{ED25519}", ["Invalid parameter: account.publickey"]),
+        ("timestamp=abc", ["Invalid parameter: timestamp"]),
+        ("limit=0", ["Invalid parameter: limit"]),
+        ("order=x", ["Invalid parameter: order"]),
+    ],
+)
+def test_messages(query, messages):
+    assert messages_of(query) == messages

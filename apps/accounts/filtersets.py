@@ -1,19 +1,16 @@
 """Query parameters of `/balances`."""
 
-import base64
-import binascii
 import re
 
 from apps.accounts.models import AccountBalance
 from apps.accounts.selectors import AccountAlias, BalanceListFilter, EvmAddress
 from apps.common.api.exceptions import InvalidArgument
-from apps.common.codecs import EvmAddressType, parse_entity_id, parse_positive_long, parse_timestamp
+from apps.common.codecs import EvmAddressType, decode_base32_alias, parse_entity_id, parse_positive_long, parse_timestamp
 from apps.common.filters import OperatorFilter
 from apps.common.filtersets import ListFilterSet
 
 __all__ = ("BalanceFilterSet", "parse_balance_account", "parse_public_key")
 
-_ALIAS = re.compile(r"^[A-Z2-7]+$")
 _PUBLIC_KEY = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{66}|[0-9A-Fa-f]{88})$")
 # DER header of an ED25519 public key (SubjectPublicKeyInfo); entity.public_key holds the raw key.
 _ED25519_DER_PREFIX = "302a300506032b6570032100"
@@ -24,19 +21,10 @@ def parse_balance_account(text: str) -> int | EvmAddress | AccountAlias:
     try:
         entity = parse_entity_id(text, evm_address_type=EvmAddressType.NO_SHARD_REALM)
     except ValueError:
-        if not _ALIAS.match(text):
-            raise
-        return AccountAlias(_decode_base32(text))
+        return AccountAlias(decode_base32_alias(text))
     if entity.evm_address is not None:
         return EvmAddress(bytes.fromhex(entity.evm_address))
     return entity.encoded
-
-
-def _decode_base32(text: str) -> bytes:
-    try:
-        return base64.b32decode(text + "=" * (-len(text) % 8))
-    except binascii.Error:
-        raise ValueError(f"Invalid alias {text!r}") from None
 
 
 def parse_public_key(text: str) -> str:

@@ -23,7 +23,8 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from apps.accounts.models import AccountBalance, Entity, EntityType
-from apps.common.codecs import MAX_LONG, encode_entity_id
+from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
+from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison
 
 __all__ = (
@@ -32,6 +33,7 @@ __all__ = (
     "EvmAddress",
     "balance_list",
     "balance_snapshot_range",
+    "account_id_from_path",
     "entity_id_by_alias",
     "entity_id_by_evm_address",
 )
@@ -153,6 +155,51 @@ def balance_snapshot_range(*, timestamps: Sequence[Comparison], now: int) -> tup
     if snapshot is None:
         return None
     return _first_day_of_month(snapshot), snapshot
+
+
+def account_id_from_path(text: str, *, param: str = "idOrAliasOrEvmAddress") -> int:
+    """The encoded id named by an account path segment: an id, an EVM address or a base32 alias.
+
+    An id is taken as given, without checking that the account exists (routes
+    that need it check themselves); an address or alias must name exactly one
+    live entity.
+    """
+    try:
+        entity = parse_entity_id(text)
+    except ValueError:
+        alias = _path_alias(text)
+        if alias is None:
+            raise InvalidArgument.for_params(param) from None
+        return _only_match(
+            Entity.objects.exclude(deleted=True).filter(alias=alias), "No account with a matching alias found"
+        )
+    if entity.evm_address is None:
+        return entity.encoded
+    # `deleted <> true`: unlike the alias lookup, an entity whose `deleted` is null does not match.
+    return _only_match(Entity.objects.filter(deleted=False, evm_address=bytes.fromhex(entity.evm_address)), "Not found")
+
+
+def _path_alias(text: str) -> bytes | None:
+    """The alias of `[shard.][realm.]BASE32`, or None; a shard or realm must be the system's."""
+    *prefix, alias = text.split(".")
+    if len(prefix) > 2 or not all(part.isdigit() and len(part) <= 5 for part in prefix):
+        return None
+    system = [settings.MIRROR["SHARD"], settings.MIRROR["REALM"]][-len(prefix) :] if prefix else []
+    if [int(part) for part in prefix] != system:
+        return None
+    try:
+        return decode_base32_alias(alias)
+    except ValueError:
+        return None
+
+
+def _only_match(entities: QuerySet, missing_message: str) -> int:
+    ids = list(entities.values_list("id", flat=True)[:2])
+    if not ids:
+        raise NotFound(missing_message)
+    if len(ids) > 1:
+        raise MirrorApiError("Internal error")
+    return ids[0]
 
 
 def entity_id_by_evm_address(address: bytes) -> int | None:

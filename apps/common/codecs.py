@@ -13,6 +13,7 @@ Parsers raise `ValueError`; callers turn that into the route's 400 message.
 """
 
 import base64
+import binascii
 import enum
 import re
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ _EVM_ADDRESS = re.compile(r"^(0x)?[A-Fa-f0-9]{40}$")
 _EVM_ADDRESS_WITH_SHARD_REALM = re.compile(r"^(\d{1,4}\.)?(\d{1,5}\.)?[A-Fa-f0-9]{40}$")
 _LONG_ZERO_PREFIX = "0" * 24
 _POSITIVE_LONG = re.compile(r"^\d{1,19}$")
+_BASE32_ALIAS = re.compile(r"^[A-Z2-7]+$")
 _TIMESTAMP = re.compile(r"^(\d{1,10})(?:\.(\d{1,9}))?$")
 
 
@@ -198,6 +200,21 @@ _ED25519_KEY = re.compile(r"^(?:1220|32240a221220|2a28080112240a221220)([0-9a-f]
 _ECDSA_KEY = re.compile(r"^(?:3a21|32250a233a21|2a29080112250a233a21)([0-9a-f]{66})$")
 # An empty KeyList: the entity was made immutable.
 _IMMUTABLE_KEY = "3200"
+
+
+def decode_base32_alias(text: str) -> bytes:
+    """An account alias from its RFC 4648 base32 text (upper case, no padding); ValueError otherwise."""
+    if not _BASE32_ALIAS.match(text):
+        raise ValueError(f"Invalid alias {text!r}")
+    try:
+        return base64.b32decode(text + "=" * (-len(text) % 8))
+    except binascii.Error:
+        raise ValueError(f"Invalid alias {text!r}") from None
+
+
+def encode_alias(alias: bytes | None) -> str | None:
+    """The base32 text of an alias, unpadded, as the API prints it."""
+    return None if alias is None else base64.b32encode(alias).decode().rstrip("=")
 
 
 def encode_key(key: bytes | None) -> dict | None:

@@ -7,7 +7,8 @@ Everything a deployment changes comes from the environment:
   MIRROR_DEBUG, MIRROR_ALLOWED_HOSTS (comma-separated; default any host, logged
   as a warning with DATABASE_URL).
 - MIRROR_DB_CONNECT_TIMEOUT (seconds, default 3) and MIRROR_DB_STATEMENT_TIMEOUT
-  (seconds, default 20, 0 = none): past either a request answers 503.
+  (seconds, default 20, 0 = none): past either a request answers 503, as it
+  does when the database answers nothing for their sum.
 - HTTPS deployments: MIRROR_SECURE_SSL_REDIRECT, MIRROR_SECURE_PROXY_SSL_HEADER
   (trust the proxy's X-Forwarded-Proto), MIRROR_SECURE_HSTS_SECONDS,
   MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
@@ -126,14 +127,23 @@ DATABASES = {
 }
 
 
+DATABASE_CONNECT_TIMEOUT = int(os.environ.get("MIRROR_DB_CONNECT_TIMEOUT", "3"))
+DATABASE_STATEMENT_TIMEOUT = float(os.environ.get("MIRROR_DB_STATEMENT_TIMEOUT", "20"))
+# A server that stops answering altogether cancels nothing: past its statement
+# timeout and the time a cancellation takes to arrive, a connection gives up
+# waiting for an answer (apps/common/database.py).
+DATABASE_ROUND_TRIP_TIMEOUT = (
+    DATABASE_STATEMENT_TIMEOUT + DATABASE_CONNECT_TIMEOUT if DATABASE_STATEMENT_TIMEOUT else None
+)
+
+
 def with_database_timeouts(options: dict) -> dict:
     """A database that stops answering must cost a request a 503, not a worker:
     libpq gives up connecting, and the server cancels a statement, past these."""
-    options = {**options, "connect_timeout": int(os.environ.get("MIRROR_DB_CONNECT_TIMEOUT", "3"))}
-    statement_timeout_ms = round(float(os.environ.get("MIRROR_DB_STATEMENT_TIMEOUT", "20")) * 1000)
-    if statement_timeout_ms:
-        server_options = [options.get("options"), f"-c statement_timeout={statement_timeout_ms}"]
-        options["options"] = " ".join(filter(None, server_options))
+    options = {**options, "connect_timeout": DATABASE_CONNECT_TIMEOUT}
+    if DATABASE_STATEMENT_TIMEOUT:
+        statement_timeout = f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT * 1000:.0f}"
+        options["options"] = " ".join(filter(None, [options.get("options"), statement_timeout]))
     return options
 
 

@@ -22,7 +22,7 @@ PRODUCTION_ENV = {
 DEPLOYMENT = {"DATABASE_URL": DATABASE_URL, "MIRROR_SECRET_KEY": "secret", "MIRROR_ALLOWED_HOSTS": "localhost"}
 PRINT_TIMEOUTS = (
     "from django.conf import settings; options = settings.DATABASES['default']['OPTIONS']; "
-    "print(options['connect_timeout'], options.get('options'))"
+    "print(options['connect_timeout'], options.get('options'), settings.DATABASE_ROUND_TRIP_TIMEOUT)"
 )
 
 
@@ -71,10 +71,10 @@ def test_demo_needs_no_secret_key_and_allows_any_host():
     assert result.stderr == ""
 
 
-def test_database_timeouts_default_to_3_s_to_connect_and_20_s_a_statement():
+def test_database_timeouts_default_to_3_s_to_connect_20_s_a_statement_23_s_a_round_trip():
     result = manage("shell", "--no-imports", "-c", PRINT_TIMEOUTS, **DEPLOYMENT)
 
-    assert result.stdout == "3 -c statement_timeout=20000\n", result.stderr
+    assert result.stdout == "3 -c statement_timeout=20000 23.0\n", result.stderr
 
 
 def test_database_timeouts_come_from_the_environment():
@@ -88,10 +88,10 @@ def test_database_timeouts_come_from_the_environment():
         MIRROR_DB_STATEMENT_TIMEOUT="1.5",
     )
 
-    assert result.stdout == "7 -c work_mem=8MB -c statement_timeout=1500\n", result.stderr
+    assert result.stdout == "7 -c work_mem=8MB -c statement_timeout=1500 8.5\n", result.stderr
 
 
 def test_statement_timeout_zero_is_none():
     result = manage("shell", "--no-imports", "-c", PRINT_TIMEOUTS, **DEPLOYMENT, MIRROR_DB_STATEMENT_TIMEOUT="0")
 
-    assert result.stdout == "3 None\n", result.stderr
+    assert result.stdout == "3 None None\n", result.stderr

@@ -2,8 +2,8 @@
 
 Raise `InvalidArgument` (400) or `NotFound` (404) from selectors, filtersets or
 views; database failures become 503 `Service unavailable`, a request Django
-refuses as malformed 400 `Bad request`, anything else 500 `Internal error`,
-never an HTML page.
+refuses as malformed 400 `Bad request`, one too large 414 or 431, anything else
+500 `Internal error`, never an HTML page.
 """
 
 import logging

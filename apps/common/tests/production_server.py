@@ -12,18 +12,21 @@ Registered by the project's root `conftest.py`, so every test can use:
 - `freezable_database` (function): a `FreezableProxy` of the test database, to
   serve with `start_production_server(proxy.database_url)`.
 
-A server answers `server.request(method, target, headers=..., body=...)` with an
-`Answer` (status, lower-cased headers, body, `json()`), and `server.raw(bytes)`
-with the raw bytes of the answer, for requests no HTTP client would send.
+A server answers `server.request(method, target, headers=..., body=...)` and
+`server.get(target)` with an `Answer` (status, lower-cased headers, body,
+`json()`); `server.raw(bytes)` sends bytes as they are, for requests no HTTP
+client would send, and parses the answer alike.
 
 Ports: the first free one of MIRROR_TEST_SERVER_PORTS ("8100-8109") when set,
-else one the system picks. The server's output is in `server.log_path`.
+else one the system picks. The server's output is in `server.log_path` while
+it runs, and in the error when it fails to start.
 """
 
 import http.client
 import io
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -86,19 +89,20 @@ class ProductionServer:
             with suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
                 return self
             time.sleep(0.1)
+        log = self.log_path.read_text()
         self.stop()
-        raise RuntimeError(f"the server did not listen within {START_TIMEOUT} s:\n{self.log_path.read_text()}")
+        raise RuntimeError(f"the server did not listen within {START_TIMEOUT} s:\n{log}")
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        # The server runs in its own session: its workers go with it.
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(STOP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        if self.process is not None and self.process.poll() is None:
+            # The server runs in its own session: its workers go with it.
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log_path.unlink(missing_ok=True)
 
     def request(
         self, method: str, target: str, headers: dict | None = None, body: bytes | None = None, timeout: float = 30
@@ -180,10 +184,10 @@ class FreezableProxy:
         options = settings_dict.get("OPTIONS", {})
         host = settings_dict.get("HOST") or options.get("host") or "localhost"
         port = int(settings_dict.get("PORT") or options.get("port") or 5432)
-        self.target = (socket.AF_UNIX, f"{host}/.s.PGSQL.{port}") if host.startswith("/") else (
-            socket.AF_INET,
-            (host, port),
-        )
+        if host.startswith("/"):
+            self.target = (socket.AF_UNIX, f"{host}/.s.PGSQL.{port}")
+        else:
+            self.target = (socket.AF_INET, (host, port))
         self.socket_dir = tempfile.mkdtemp(prefix="pgproxy-", dir="/tmp")
         self.database_url = database_url(settings_dict, socket_dir=self.socket_dir)
         self._flowing = threading.Event()
@@ -206,6 +210,7 @@ class FreezableProxy:
             with suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
             sock.close()
+        shutil.rmtree(self.socket_dir, ignore_errors=True)
 
     def _accept(self) -> None:
         with suppress(OSError):

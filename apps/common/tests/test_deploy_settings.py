@@ -65,7 +65,12 @@ def test_deployment_allowing_any_host_is_warned_about():
 
 
 def test_demo_needs_no_secret_key_and_allows_any_host():
-    result = manage("shell", "--no-imports", "-c", "from django.conf import settings; print(settings.ALLOWED_HOSTS, bool(settings.SECRET_KEY))")
+    result = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings; print(settings.ALLOWED_HOSTS, bool(settings.SECRET_KEY))",
+    )
 
     assert result.stdout == "['*'] True\n", result.stderr
     assert result.stderr == ""

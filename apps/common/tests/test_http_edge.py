@@ -14,10 +14,14 @@ def envelope(*messages: str) -> dict:
     return {"_status": {"messages": [{"message": message} for message in messages]}}
 
 
-def raw_get(target: bytes, *header_lines: bytes) -> bytes:
-    return b"\r\n".join([b"GET " + target + b" HTTP/1.1", b"Host: 127.0.0.1", *header_lines, b"Connection: close"]) + (
-        b"\r\n\r\n"
-    )
+def raw_get(target: bytes, *header_lines: bytes, host: bytes = b"127.0.0.1") -> bytes:
+    lines = [b"GET " + target + b" HTTP/1.1", b"Host: " + host, *header_lines, b"Connection: close"]
+    return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def another_session() -> psycopg.Connection:
+    params = connection.get_connection_params()
+    return psycopg.connect(**{key: value for key, value in params.items() if key not in ("cursor_factory", "context")})
 
 
 @pytest.mark.parametrize(
@@ -30,7 +34,9 @@ def raw_get(target: bytes, *header_lines: bytes) -> bytes:
         "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8",
     ],
 )
-@pytest.mark.parametrize(("path", "status", "body"), [("/api/v1/blocks", 200, EMPTY_BLOCKS), ("/api/v2/summary.json", 404, NOT_FOUND)])
+@pytest.mark.parametrize(
+    ("path", "status", "body"), [("/api/v1/blocks", 200, EMPTY_BLOCKS), ("/api/v2/summary.json", 404, NOT_FOUND)]
+)
 def test_any_accept_header_gets_json(production_server, accept, path, status, body):
     answer = production_server.get(path, headers={"Accept": accept})
 
@@ -76,7 +82,7 @@ def test_other_methods_are_404_envelope_without_csrf(production_server, method, 
 
 
 def test_host_not_allowed_is_400_envelope(production_server):
-    answer = production_server.raw(b"GET /api/v1/blocks HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n")
+    answer = production_server.raw(raw_get(b"/api/v1/blocks", host=b"attacker.example"))
 
     assert (answer.status, answer.json()) == (400, envelope("Bad request"))
     assert answer.headers["content-type"] == JSON_UTF8
@@ -116,9 +122,8 @@ def test_security_headers(production_server, path, status):
 
 def test_statement_timeout_is_503_and_the_worker_survives(start_production_server):
     server = start_production_server(MIRROR_DB_STATEMENT_TIMEOUT="1")
-    params = {key: value for key, value in connection.get_connection_params().items() if key not in ("cursor_factory", "context")}
 
-    with psycopg.connect(**params) as blocker:
+    with another_session() as blocker:
         blocker.execute("lock table record_file in access exclusive mode")
         blocked = server.get("/api/v1/blocks")
         blocker.rollback()

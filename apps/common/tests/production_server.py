@@ -15,7 +15,8 @@ Registered by the project's root `conftest.py`, so every test can use:
 A server answers `server.request(method, target, headers=..., body=...)` and
 `server.get(target)` with an `Answer` (status, lower-cased headers, body,
 `json()`); `server.raw(bytes)` sends bytes as they are, for requests no HTTP
-client would send, and parses the answer alike.
+client would send, and parses the answer alike. `server.worker_pids()` lists
+its workers; `server.get_when_served(target)` retries while none serves.
 
 Ports: the first free one of MIRROR_TEST_SERVER_PORTS ("8100-8109") when set,
 else one the system picks. The server's output is in `server.log_path` while
@@ -104,6 +105,10 @@ class ProductionServer:
                 self.process.wait()
         self.log_path.unlink(missing_ok=True)
 
+    def worker_pids(self) -> list[int]:
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text()
+        return [int(pid) for pid in children.split()]
+
     def request(
         self, method: str, target: str, headers: dict | None = None, body: bytes | None = None, timeout: float = 30
     ) -> Answer:
@@ -116,6 +121,17 @@ class ProductionServer:
 
     def get(self, target: str, headers: dict | None = None, timeout: float = 30) -> Answer:
         return self.request("GET", target, headers, timeout=timeout)
+
+    def get_when_served(self, target: str, within: float = START_TIMEOUT) -> Answer:
+        """GET `target`, again while connections are refused or dropped (a worker restarting)."""
+        deadline = time.monotonic() + within
+        while True:
+            try:
+                return self.get(target)
+            except ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
     def raw(self, data: bytes, timeout: float = 30) -> Answer:
         """Sends `data` as is and reads the answer until the server closes the

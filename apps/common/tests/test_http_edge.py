@@ -1,5 +1,8 @@
 """The API edge under the production server: every answer under /api/ is JSON."""
 
+import os
+import signal
+
 import psycopg
 import pytest
 from django.db import connection
@@ -152,3 +155,14 @@ def test_database_that_stops_answering_is_503_and_the_worker_survives(
     assert (frozen.status, frozen.json()) == (503, SERVICE_UNAVAILABLE)
     assert frozen.headers["content-type"] == JSON_UTF8
     assert (after.status, after.json()) == (200, EMPTY_BLOCKS)
+
+
+def test_a_worker_that_dies_is_replaced(start_production_server):
+    server = start_production_server()
+    (worker,) = server.worker_pids()
+
+    os.kill(worker, signal.SIGKILL)
+    answer = server.get_when_served("/api/v1/blocks")
+
+    assert (answer.status, answer.json()) == (200, EMPTY_BLOCKS)
+    assert server.worker_pids() != [worker]

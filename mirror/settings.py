@@ -3,22 +3,68 @@
 Everything a deployment changes comes from the environment:
 - DATABASE_URL: any PostgreSQL, e.g. a mirror node database built by the
   upstream importer; without it an embedded PostgreSQL starts by itself.
-- MIRROR_SECRET_KEY, MIRROR_DEBUG, MIRROR_ALLOWED_HOSTS.
+- MIRROR_SECRET_KEY (required with DATABASE_URL; the demo has a fixed one),
+  MIRROR_DEBUG, MIRROR_ALLOWED_HOSTS (comma-separated; default any host, logged
+  as a warning with DATABASE_URL).
+- MIRROR_DB_CONNECT_TIMEOUT (seconds, default 3) and MIRROR_DB_STATEMENT_TIMEOUT
+  (seconds, default 20, 0 = none): past either a request answers 503, as it
+  does when the database answers nothing for their sum.
+- HTTPS deployments: MIRROR_SECURE_SSL_REDIRECT, MIRROR_SECURE_PROXY_SSL_HEADER
+  (trust the proxy's X-Forwarded-Proto), MIRROR_SECURE_HSTS_SECONDS,
+  MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
+  MIRROR_SECURE_COOKIES (booleans are "true"/"false").
 - MIRROR_CACHE_TTL: seconds the list-route query cache keeps a result (0 = off).
 """
 
+import logging
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from mirror.embedded_postgres import embedded_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+DATABASE_URL = os.environ.get("DATABASE_URL")
 
-SECRET_KEY = os.environ.get("MIRROR_SECRET_KEY", "insecure-development-key-change-me")
-DEBUG = os.environ.get("MIRROR_DEBUG", "false").lower() == "true"
-ALLOWED_HOSTS = os.environ.get("MIRROR_ALLOWED_HOSTS", "*").split(",")
+
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "false").lower() == "true"
+
+
+def secret_key() -> str:
+    if key := os.environ.get("MIRROR_SECRET_KEY"):
+        return key
+    if DATABASE_URL:
+        raise ImproperlyConfigured(
+            "MIRROR_SECRET_KEY is not set: a deployment on DATABASE_URL needs its own long random secret key."
+        )
+    return "insecure-demo-key-for-the-embedded-database-only"
+
+
+def allowed_hosts() -> list[str]:
+    hosts = os.environ.get("MIRROR_ALLOWED_HOSTS", "*").split(",")
+    if DATABASE_URL and "*" in hosts:
+        logging.getLogger("mirror.settings").warning(
+            "MIRROR_ALLOWED_HOSTS allows any Host header; set it to the names this service answers to."
+        )
+    return hosts
+
+
+SECRET_KEY = secret_key()
+DEBUG = env_flag("MIRROR_DEBUG")
+ALLOWED_HOSTS = allowed_hosts()
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_SSL_REDIRECT = env_flag("MIRROR_SECURE_SSL_REDIRECT")
+if env_flag("MIRROR_SECURE_PROXY_SSL_HEADER"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = int(os.environ.get("MIRROR_SECURE_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS")
+SECURE_HSTS_PRELOAD = env_flag("MIRROR_SECURE_HSTS_PRELOAD")
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_flag("MIRROR_SECURE_COOKIES")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -43,6 +89,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
     "apps.common.middleware.MirrorApiMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -73,11 +120,34 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL") or embedded_database_url(),
+        DATABASE_URL or embedded_database_url(),
         conn_max_age=600,
         conn_health_checks=True,
     )
 }
+
+
+DATABASE_CONNECT_TIMEOUT = int(os.environ.get("MIRROR_DB_CONNECT_TIMEOUT", "3"))
+DATABASE_STATEMENT_TIMEOUT = float(os.environ.get("MIRROR_DB_STATEMENT_TIMEOUT", "20"))
+# A server that stops answering altogether cancels nothing: past its statement
+# timeout and the time a cancellation takes to arrive, a connection gives up
+# waiting for an answer (apps/common/database.py).
+DATABASE_ROUND_TRIP_TIMEOUT = (
+    DATABASE_STATEMENT_TIMEOUT + DATABASE_CONNECT_TIMEOUT if DATABASE_STATEMENT_TIMEOUT else None
+)
+
+
+def with_database_timeouts(options: dict) -> dict:
+    """A database that stops answering must cost a request a 503, not a worker:
+    libpq gives up connecting, and the server cancels a statement, past these."""
+    options = {**options, "connect_timeout": DATABASE_CONNECT_TIMEOUT}
+    if DATABASE_STATEMENT_TIMEOUT:
+        statement_timeout = f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT * 1000:.0f}"
+        options["options"] = " ".join(filter(None, [options.get("options"), statement_timeout]))
+    return options
+
+
+DATABASES["default"]["OPTIONS"] = with_database_timeouts(DATABASES["default"].get("OPTIONS", {}))
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("MIRROR_TEST_DATABASE", "test_mirror")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -98,6 +168,7 @@ if MIRROR_CACHE_TTL > 0:
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["apps.common.api.renderers.MirrorJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "apps.common.api.negotiation.JSONWhateverTheAcceptHeader",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,

@@ -12,5 +12,7 @@ urlpatterns = [
     re_path(r"^api/", route_not_found),
 ]
 
+handler400 = "apps.common.api.views.bad_request"
+handler403 = "apps.common.api.views.permission_denied"
 handler404 = "apps.common.api.views.route_not_found"
 handler500 = "apps.common.api.views.server_error"

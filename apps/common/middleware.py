@@ -4,13 +4,28 @@ import binascii
 from django.conf import settings
 from django.http import HttpResponse
 
-from apps.common.api.exceptions import Unauthorized, error_response
+from apps.common.api.exceptions import (
+    HeadersTooLarge,
+    MirrorApiError,
+    Unauthorized,
+    UriTooLong,
+    error_response,
+)
+
+# What the upstream's Node server reads of a request head (16 KiB). Larger
+# requests are refused with the envelope here, before anything parses them;
+# the app server itself refuses a URI over 64 KiB, a head over its buffer
+# (--http1-buffer-size) or more than 100 header lines, without a body.
+MAX_URI_LENGTH = 16 * 1024
+MAX_HEADERS_SIZE = 16 * 1024
 
 
 class MirrorApiMiddleware:
     """Applies to `/api/` paths what the upstream applies before and after every route.
 
     - CORS: any origin; a preflight `OPTIONS` is answered before routing.
+    - A URI longer than MAX_URI_LENGTH is a 414, headers larger than
+      MAX_HEADERS_SIZE a 431.
     - HTTP Basic users from `MIRROR["USERS"]` get their own page-size maximum
       (`request.mirror_limit_max`); a header naming no user is a 401.
     - Responses allow any origin (CORS).
@@ -26,8 +41,9 @@ class MirrorApiMiddleware:
         if request.method == "OPTIONS":
             return _preflight_response(request)
         try:
+            _refuse_oversize(request)
             request.mirror_limit_max = _authenticated_limit(request.headers.get("Authorization"))
-        except Unauthorized as error:
+        except MirrorApiError as error:
             response = error_response(error)
         else:
             response = self.get_response(request)
@@ -48,6 +64,15 @@ def _preflight_response(request) -> HttpResponse:
         response["Access-Control-Allow-Headers"] = requested
     response["Vary"] = "Access-Control-Request-Headers"
     return response
+
+
+def _refuse_oversize(request) -> None:
+    meta = request.META
+    if len(meta.get("PATH_INFO", "")) + len(meta.get("QUERY_STRING", "")) > MAX_URI_LENGTH:
+        raise UriTooLong()
+    header_bytes = sum(len(name) + len(value) for name, value in meta.items() if name.startswith("HTTP_"))
+    if header_bytes > MAX_HEADERS_SIZE:
+        raise HeadersTooLarge()
 
 
 def _authenticated_limit(header: str | None) -> int | None:

@@ -5,16 +5,23 @@ its values in order, and the values of `order` and `result` are lower-cased.
 A bracketed name (`timestamp[$ne]=0`) is read by the upstream as an object,
 which no parameter accepts: its value becomes None so validation rejects it.
 `a[]=1` and `a[0]=1` are array forms of `a=1`.
+More than 1,000 `&`-separated fields, empty ones included, is a 400 before
+any is read.
 """
 
 from urllib.parse import parse_qsl
 
+from apps.common.api.exceptions import TooManyParameters
+
 QueryParams = dict[str, list[str | None]]
 
+PARAMETER_LIMIT = 1000
 _LOWER_CASED_VALUES = frozenset({"order", "result"})
 
 
 def parse_query_string(query_string: str) -> QueryParams:
+    if query_string.count("&") >= PARAMETER_LIMIT:
+        raise TooManyParameters(PARAMETER_LIMIT)
     params: QueryParams = {}
     for raw_name, value in parse_qsl(query_string, keep_blank_values=True):
         name = raw_name.lower()

@@ -1,12 +1,15 @@
 """The error envelope: every failure answers `{"_status": {"messages": [...]}}`.
 
 Raise `InvalidArgument` (400) or `NotFound` (404) from selectors, filtersets or
-views; database failures become 503 `Service unavailable`, anything else 500
-`Internal error`, never an HTML page.
+views; database failures become 503 `Service unavailable`, a request Django
+refuses as malformed 400 `Bad request`, one too large 414 or 431, anything else
+500 `Internal error`, never an HTML page.
 """
 
 import logging
 
+from django.conf import settings
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation, TooManyFieldsSent
 from django.db import DatabaseError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
@@ -42,6 +45,25 @@ class Unauthorized(MirrorApiError):
     status_code = 401
 
 
+class TooManyParameters(InvalidArgument):
+    def __init__(self, limit: int):
+        super().__init__(f"Parameter limit exceeded. Only {limit} parameters allowed.")
+
+
+class UriTooLong(MirrorApiError):
+    status_code = 414
+
+    def __init__(self):
+        super().__init__("URI too long")
+
+
+class HeadersTooLarge(MirrorApiError):
+    status_code = 431
+
+    def __init__(self):
+        super().__init__("Request header fields too large")
+
+
 def error_body(*messages: str) -> dict:
     return {"_status": {"messages": [{"message": message} for message in messages]}}
 
@@ -54,6 +76,12 @@ def error_status_and_messages(exc: Exception) -> tuple[int, list[str]]:
         return 404, ["Not found"]
     if isinstance(exc, drf_exceptions.ParseError):
         return 400, [str(exc.detail)]
+    if isinstance(exc, TooManyFieldsSent):
+        return error_status_and_messages(TooManyParameters(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS))
+    if isinstance(exc, (BadRequest, SuspiciousOperation)):
+        return 400, ["Bad request"]
+    if isinstance(exc, PermissionDenied):
+        return 403, ["Forbidden"]
     if isinstance(exc, DatabaseError):
         logger.warning("database failure: %s", exc)
         return 503, ["Service unavailable"]

@@ -10,6 +10,8 @@ one queryset overrides `list_rows`; one with more top-level keys (balances'
 
 from collections.abc import Sequence
 
+from django.core.exceptions import BadRequest, PermissionDenied
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import viewsets
 from rest_framework.response import Response
 
@@ -70,8 +72,18 @@ class MirrorViewSet(viewsets.GenericViewSet):
         return response
 
 
+# Exempt: an unrouted POST is a 404 envelope, never Django's HTML CSRF page.
+@csrf_exempt
 def route_not_found(request, *args, **kwargs):
     return error_response(NotFound())
+
+
+def bad_request(request, exception=None):
+    return error_response(exception or BadRequest())
+
+
+def permission_denied(request, exception=None):
+    return error_response(exception or PermissionDenied())
 
 
 def server_error(request, *args, **kwargs):

@@ -5,6 +5,13 @@ from contextlib import contextmanager
 import psycopg
 import pytest
 from django.conf import settings
+from django.core.exceptions import (
+    BadRequest,
+    DisallowedHost,
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+)
 from django.db import DatabaseError, OperationalError, connection
 from django.http import Http404
 from django.test import Client, RequestFactory, override_settings
@@ -12,13 +19,16 @@ from rest_framework import exceptions as drf_exceptions
 
 from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common.api.exceptions import (
+    HeadersTooLarge,
     InvalidArgument,
     NotFound,
+    TooManyParameters,
     Unauthorized,
+    UriTooLong,
     error_response,
     error_status_and_messages,
 )
-from apps.common.api.views import route_not_found, server_error
+from apps.common.api.views import bad_request, permission_denied, route_not_found, server_error
 
 JSON_UTF8 = "application/json; charset=utf-8"
 NOT_FOUND = {"_status": {"messages": [{"message": "Not found"}]}}
@@ -275,6 +285,14 @@ def test_non_ascii_is_sent_as_utf8(client, db):
         (drf_exceptions.NotFound(), 404, ["Not found"]),
         (drf_exceptions.MethodNotAllowed("POST"), 404, ["Not found"]),
         (drf_exceptions.ParseError("JSON parse error"), 400, ["JSON parse error"]),
+        (TooManyParameters(1000), 400, ["Parameter limit exceeded. Only 1000 parameters allowed."]),
+        (TooManyFieldsSent("too many"), 400, ["Parameter limit exceeded. Only 1000 parameters allowed."]),
+        (DisallowedHost("Invalid HTTP_HOST header"), 400, ["Bad request"]),
+        (RequestDataTooBig("too big"), 400, ["Bad request"]),
+        (BadRequest("bad"), 400, ["Bad request"]),
+        (PermissionDenied(), 403, ["Forbidden"]),
+        (UriTooLong(), 414, ["URI too long"]),
+        (HeadersTooLarge(), 431, ["Request header fields too large"]),
         (OperationalError("canceling statement due to statement timeout"), 503, ["Service unavailable"]),
         (DatabaseError(), 503, ["Service unavailable"]),
         (ValueError("boom"), 500, ["Internal error"]),
@@ -305,6 +323,70 @@ def test_server_error_view():
     assert response.status_code == 500
     assert json.loads(response.content) == envelope("Internal error")
     assert response["Content-Type"] == JSON_UTF8
+
+
+@pytest.mark.parametrize(
+    ("view", "exception", "status", "body"),
+    [
+        (bad_request, DisallowedHost("Invalid HTTP_HOST header"), 400, envelope("Bad request")),
+        (bad_request, None, 400, envelope("Bad request")),
+        (permission_denied, PermissionDenied(), 403, envelope("Forbidden")),
+        (permission_denied, None, 403, envelope("Forbidden")),
+    ],
+)
+def test_error_handler_views(view, exception, status, body):
+    response = view(RequestFactory().get("/api/v1/blocks"), exception)
+
+    assert (response.status_code, json.loads(response.content)) == (status, body)
+    assert response["Content-Type"] == JSON_UTF8
+
+
+@pytest.mark.parametrize("accept", ["text/html", "application/xml", "garbage", "application/json"])
+@pytest.mark.parametrize(("path", "status"), [("/api/v1/blocks", 200), ("/api/v1/blocks/9", 404)])
+def test_any_accept_header_is_answered_json(client, db, accept, path, status):
+    response = client.get(path, headers={"Accept": accept})
+
+    assert response.status_code == status
+    assert response["Content-Type"] == JSON_UTF8
+    assert response.json()
+
+
+def test_format_parameter_is_an_unknown_query_parameter(client, db):
+    response = client.get("/api/v1/blocks?format=xml")
+
+    assert (response.status_code, response.json()) == (400, envelope("Unknown query parameter: format"))
+
+
+def test_unrouted_post_passes_csrf_checks():
+    response = Client(enforce_csrf_checks=True).post("/api/v1/hedera/0.0.7", data={"a": "1"})
+
+    assert (response.status_code, response.json()) == (404, NOT_FOUND)
+
+
+def test_uri_over_16_kib_is_414(client):
+    response = client.get("/api/v1/blocks?limit=" + "1" * (16 * 1024))
+
+    assert (response.status_code, response.json()) == (414, envelope("URI too long"))
+    assert response["Access-Control-Allow-Origin"] == "*"
+
+
+def test_headers_over_16_kib_are_431(client):
+    response = client.get("/api/v1/blocks", headers={"Cookie": "c" * (16 * 1024)})
+
+    assert (response.status_code, response.json()) == (431, envelope("Request header fields too large"))
+
+
+def test_uri_and_headers_of_16_kib_are_served(client, db):
+    query = "limit=1&" + "block.number=gte:1&" * 100
+    response = client.get("/api/v1/blocks?" + query, headers={"Cookie": "c" * (15 * 1024)})
+
+    assert response.status_code == 200
+
+
+def test_size_limits_apply_to_api_paths_only(client):
+    response = client.get("/nothing?" + "x" * (16 * 1024), headers={"Cookie": "c" * (16 * 1024)})
+
+    assert (response.status_code, response.json()) == (404, NOT_FOUND)
 
 
 def test_head_request_on_list_route(client, four_blocks):

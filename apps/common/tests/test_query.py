@@ -1,5 +1,6 @@
 import pytest
 
+from apps.common.api.exceptions import TooManyParameters
 from apps.common.query import parse_query_string
 
 
@@ -43,3 +44,23 @@ def test_parse_query_string_keeps_names_in_first_seen_order():
 
 def test_parse_query_string_reads_indexed_name_as_array_element():
     assert parse_query_string("limit[0]=5") == {"limit": ["5"]}
+
+
+@pytest.mark.parametrize(
+    "query_string",
+    ["&".join(["a"] * 1000), "&".join(f"p{number}=1" for number in range(1000)), "limit=1" + "&" * 999],
+)
+def test_a_thousand_fields_are_read(query_string):
+    assert parse_query_string(query_string) is not None
+
+
+@pytest.mark.parametrize(
+    "query_string",
+    ["&".join(["a"] * 1001), "&".join(f"p{number}=1" for number in range(1001)), "limit=1" + "&" * 1000],
+)
+def test_more_than_a_thousand_fields_are_refused(query_string):
+    with pytest.raises(TooManyParameters) as raised:
+        parse_query_string(query_string)
+
+    assert raised.value.messages == ["Parameter limit exceeded. Only 1000 parameters allowed."]
+    assert raised.value.status_code == 400

@@ -1,0 +1,37 @@
+"""Connections that give up on a database that stops answering.
+
+The server cancels a statement past `statement_timeout`, but a server that is
+frozen (stopped process, stalled storage, lost network) cancels nothing, and
+psycopg would wait for its answer forever, holding the worker. Every
+connection therefore gives up on a round trip after
+`settings.DATABASE_ROUND_TRIP_TIMEOUT` seconds: it is closed and the request
+answers 503; the next request connects afresh.
+"""
+
+import psycopg
+from django.conf import settings
+
+# Raised by psycopg's own wait when its `timeout` expires (private, no public alias).
+from psycopg.errors import _WaitTimeout as WaitTimeout
+
+
+def give_up_on_silent_database(sender, connection, **kwargs) -> None:
+    """`connection_created` receiver: bounds every wait for an answer on the new connection."""
+    limit = settings.DATABASE_ROUND_TRIP_TIMEOUT
+    if not limit or connection.vendor != "postgresql":
+        return
+    client = connection.connection
+    wait_for_answer = client.wait
+
+    # Every round trip of a psycopg connection and its cursors goes through `wait`.
+    def wait_at_most_limit(gen, *args, **kwargs):
+        if kwargs.get("timeout") is None:
+            kwargs["timeout"] = limit
+        try:
+            return wait_for_answer(gen, *args, **kwargs)
+        except WaitTimeout:
+            # A statement may still be running: the connection cannot be reused.
+            client.close()
+            raise psycopg.OperationalError(f"the database did not answer within {limit:g} s") from None
+
+    client.wait = wait_at_most_limit

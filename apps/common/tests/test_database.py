@@ -1,0 +1,40 @@
+import pytest
+from django.db import OperationalError, connection
+from django.test import override_settings
+
+
+@pytest.fixture
+def fresh_connection(transactional_db):
+    """The connection is made again inside the test, under the test's settings, and dropped after it."""
+    connection.close()
+    yield connection
+    connection.close()
+
+
+def test_an_answer_later_than_the_round_trip_timeout_is_given_up(fresh_connection):
+    with override_settings(DATABASE_ROUND_TRIP_TIMEOUT=0.5):
+        with pytest.raises(OperationalError, match="the database did not answer within 0.5 s"):
+            with fresh_connection.cursor() as cursor:
+                cursor.execute("select pg_sleep(3)")
+
+        assert fresh_connection.connection.closed
+
+
+def test_a_statement_the_server_cancels_keeps_the_connection(fresh_connection):
+    with override_settings(DATABASE_ROUND_TRIP_TIMEOUT=5):
+        with fresh_connection.cursor() as cursor:
+            cursor.execute("set statement_timeout = '100ms'")
+            with pytest.raises(OperationalError, match="statement timeout"):
+                cursor.execute("select pg_sleep(3)")
+            cursor.execute("reset statement_timeout")
+            cursor.execute("select 1")
+
+            assert cursor.fetchone() == (1,)
+
+
+def test_no_round_trip_timeout_without_statement_timeout(fresh_connection):
+    with override_settings(DATABASE_ROUND_TRIP_TIMEOUT=None):
+        with fresh_connection.cursor() as cursor:
+            cursor.execute("select pg_sleep(0.1)")
+
+        assert "wait" not in vars(fresh_connection.connection)

@@ -1,0 +1,1 @@
+pytest_plugins = ["apps.common.tests.production_server"]

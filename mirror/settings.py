@@ -5,6 +5,9 @@ Everything a deployment changes comes from the environment:
   upstream importer; without it an embedded PostgreSQL starts by itself.
 - MIRROR_SECRET_KEY, MIRROR_DEBUG, MIRROR_ALLOWED_HOSTS.
 - MIRROR_CACHE_TTL: seconds the list-route query cache keeps a result (0 = off).
+- MIRROR_STATUS_PAGE_NAME, MIRROR_STATUS_PAGE_URL: the status page `migrate` creates
+  when there is none; MIRROR_STATUS_SNAPSHOT_MAX_AGE: seconds each process serves the
+  status page it last read before reading it again.
 """
 
 import os
@@ -94,6 +97,10 @@ if MIRROR_CACHE_TTL > 0:
     # Installed only when on: cachalot wraps every query, costing ~9% of a page even when disabled.
     INSTALLED_APPS.append("cachalot")
     CACHALOT_TIMEOUT = MIRROR_CACHE_TTL
+
+STATUS_PAGE_NAME = os.environ.get("MIRROR_STATUS_PAGE_NAME", "Mirror node")
+STATUS_PAGE_URL = os.environ.get("MIRROR_STATUS_PAGE_URL", "http://localhost:8000")
+STATUS_SNAPSHOT_MAX_AGE = float(os.environ.get("MIRROR_STATUS_SNAPSHOT_MAX_AGE", "5"))
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["apps.common.api.renderers.MirrorJSONRenderer"],

@@ -13,7 +13,7 @@ active and summary lists read soonest first.
 """
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import F, Model, Prefetch, Q, Subquery
@@ -89,8 +89,11 @@ class PageSnapshot:
     unresolved_incidents: list[Incident]
     recent_maintenances: list[Maintenance]
     open_maintenances: list[Maintenance]
+    component_by_id: dict[str, Component]
     updated_at: datetime
     status: rollup.PageStatus
+    # What each route rendered from this snapshot, so later requests reuse it.
+    bodies: dict = field(default_factory=dict, compare=False)
 
     @property
     def upcoming_maintenances(self) -> list[Maintenance]:
@@ -158,6 +161,7 @@ def page_snapshot(*, content: PageContent, reading: MirrorReading) -> PageSnapsh
     return PageSnapshot(
         page=content.page,
         components=components,
+        component_by_id={component.id: component for component in components},
         recent_incidents=content.recent_incidents,
         unresolved_incidents=content.unresolved_incidents,
         recent_maintenances=content.recent_maintenances,
@@ -200,7 +204,8 @@ def _events(
 
 
 def _updates(update_model: type[EventUpdate], affected_model: type[AffectedComponent]) -> Prefetch:
-    affected = affected_model.objects.select_related("component__group").order_by(*AFFECTED_COMPONENT_ORDER)
+    # Their components are the snapshot's, looked up by id.
+    affected = affected_model.objects.order_by(*AFFECTED_COMPONENT_ORDER)
     return Prefetch(
         "updates",
         queryset=update_model.objects.order_by("-display_at", "-created_at", "-id").prefetch_related(

@@ -1,8 +1,8 @@
 """The Statuspage v2 routes: public, read-only, `{"page": …, <content>}`.
 
-Every route renders the process's current snapshot (`snapshots`): a warm request reads no
-database, and the routes keep answering, with the live components down, while the
-database is unreachable. Answers carry `Cache-Control: public, max-age=10`: a status page
+Every route renders the process's current snapshot (`snapshots`), once per snapshot: a
+warm request reads no database and serializes nothing anew, and the routes keep answering,
+with the live components down, while the database is unreachable. Answers carry `Cache-Control: public, max-age=10`: a status page
 is read hardest during an incident, so shared caches may absorb the burst, while ten
 seconds stays well inside the 60 s freshness threshold, so a live component's change shows
 promptly. Without a page the routes answer the 404 envelope.
@@ -45,10 +45,12 @@ class StatusPageView(APIView):
         snapshot = snapshots.current_snapshot()
         if snapshot is None:
             raise NotFound()
-        context = {"snapshot": snapshot}
-        return Response(
-            {"page": PageSerializer(snapshot, context=context).data, **self.content(snapshot, context)}
-        )
+        body = snapshot.bodies.get(type(self))
+        if body is None:
+            context = {"snapshot": snapshot}
+            body = {"page": PageSerializer(snapshot, context=context).data, **self.content(snapshot, context)}
+            snapshot.bodies[type(self)] = body
+        return Response(body)
 
     def content(self, snapshot: PageSnapshot, context: dict) -> dict:
         raise NotImplementedError

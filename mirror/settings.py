@@ -81,6 +81,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A server that stopped answering fails a request in seconds, not the system's TCP timeout;
+# the status routes then answer from memory. DATABASE_URL's `?connect_timeout=` wins.
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("MIRROR_TEST_DATABASE", "test_mirror")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,6 +1,7 @@
 """The routes served from the process's snapshot, with the database really unreachable: the
-service's connection is pointed at a socket no server listens on."""
+service's connection is pointed at a socket no server listens on, or at one that never answers."""
 
+import socket
 from contextlib import contextmanager
 from datetime import timedelta
 
@@ -39,27 +40,30 @@ def max_age(settings):
 @pytest.fixture
 def database_down(tmp_path):
     """Within it, the default connection leads to an empty socket directory, as when the
-    server is gone: every query fails to connect."""
+    server is gone, so every query fails to connect; or, `silent`, to a socket that accepts
+    connections and never answers, as a hung server, so connecting times out (libpq's
+    shortest timeout, 2 s)."""
 
     @contextmanager
-    def down():
+    def down(*, silent: bool = False):
         reachable = connections[DEFAULT_DB_ALIAS]
-        nowhere = str(tmp_path)
-        unreachable = reachable.__class__(
-            {
-                **reachable.settings_dict,
-                "HOST": nowhere,
-                "PORT": "",
-                "OPTIONS": {**reachable.settings_dict["OPTIONS"], "host": nowhere},
-            },
-            DEFAULT_DB_ALIAS,
-        )
-        connections[DEFAULT_DB_ALIAS] = unreachable
-        try:
-            yield
-        finally:
-            unreachable.close()
-            connections[DEFAULT_DB_ALIAS] = reachable
+        directory = str(tmp_path)
+        options = {**reachable.settings_dict.get("OPTIONS", {}), "host": directory}
+        with socket.socket(socket.AF_UNIX) as server:
+            if silent:
+                server.bind(f"{directory}/.s.PGSQL.5432")
+                server.listen()
+                options["connect_timeout"] = 2
+            unreachable = reachable.__class__(
+                {**reachable.settings_dict, "HOST": directory, "PORT": "", "OPTIONS": options},
+                DEFAULT_DB_ALIAS,
+            )
+            connections[DEFAULT_DB_ALIAS] = unreachable
+            try:
+                yield
+            finally:
+                unreachable.close()
+                connections[DEFAULT_DB_ALIAS] = reachable
 
     return down
 
@@ -142,6 +146,18 @@ def test_the_database_is_tried_again_once_the_outage_snapshot_is_as_old_as_the_m
 
     assert still_held == {"indicator": "major", "description": "Partial System Outage"}
     assert read_again == {"indicator": "minor", "description": "Partially Degraded Service"}
+
+
+def test_a_database_that_stops_answering_is_an_outage_too(client, now, max_age, live_page, database_down):
+    client.get("/api/v2/summary.json")
+
+    with database_down(silent=True), at(now + MAX_AGE):
+        response = client.get("/api/v2/status.json")
+
+    assert (response.status_code, response.json()["status"]) == (
+        200,
+        {"indicator": "major", "description": "Partial System Outage"},
+    )
 
 
 def test_before_any_read_the_default_page_answers_with_its_live_components_down(client, now, database_down):

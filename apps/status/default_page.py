@@ -10,6 +10,7 @@ been reachable (`default_content`) carries the ids its rows have.
 import hashlib
 from datetime import datetime
 
+from django.apps import apps as global_apps
 from django.db import transaction
 
 from apps.status import conf
@@ -31,8 +32,9 @@ DEFAULT_COMPONENTS = (
 )
 
 
-def create_default_page(*, apps, using: str, **kwargs) -> None:
-    """`post_migrate` receiver: creates the default page unless a page exists."""
+def create_default_page(*, using: str, apps=global_apps, **kwargs) -> None:
+    """`post_migrate` receiver: creates the default page unless a page exists. `flush` sends
+    the signal too (without `apps`), so a flushed test database gets the page back."""
     try:
         page_model = apps.get_model("status", "Page")
         component_model = apps.get_model("status", "Component")

@@ -80,15 +80,12 @@ class PageContent:
 
 @dataclass(frozen=True, slots=True)
 class PageSnapshot:
-    """The page as every route renders it. Its components are its own copies, each with the
-    `shown_status` and `shown_updated_at` it renders and, for groups, `child_ids`."""
+    """The page as every route renders it: its content (events as read) and its components
+    as shown, copies each with the `shown_status` and `shown_updated_at` it renders and, for
+    groups, `child_ids`."""
 
-    page: Page
+    content: PageContent
     components: list[Component]
-    recent_incidents: list[Incident]
-    unresolved_incidents: list[Incident]
-    recent_maintenances: list[Maintenance]
-    open_maintenances: list[Maintenance]
     component_by_id: dict[str, Component]
     updated_at: datetime
     status: rollup.PageStatus
@@ -96,12 +93,16 @@ class PageSnapshot:
     bodies: dict = field(default_factory=dict, compare=False)
 
     @property
+    def page(self) -> Page:
+        return self.content.page
+
+    @property
     def upcoming_maintenances(self) -> list[Maintenance]:
-        return [each for each in self.open_maintenances if each.status == MaintenanceStatus.SCHEDULED]
+        return [each for each in self.content.open_maintenances if each.status == MaintenanceStatus.SCHEDULED]
 
     @property
     def active_maintenances(self) -> list[Maintenance]:
-        return [each for each in self.open_maintenances if each.status in ACTIVE_MAINTENANCE_STATUSES]
+        return [each for each in self.content.open_maintenances if each.status in ACTIVE_MAINTENANCE_STATUSES]
 
 
 def page_content(*, recent_limit: int = RECENT_LIMIT) -> PageContent | None:
@@ -159,13 +160,9 @@ def page_snapshot(*, content: PageContent, reading: MirrorReading) -> PageSnapsh
         incident_impacts=(incident.shown_impact for incident in content.unresolved_incidents),
     )
     return PageSnapshot(
-        page=content.page,
+        content=content,
         components=components,
         component_by_id={component.id: component for component in components},
-        recent_incidents=content.recent_incidents,
-        unresolved_incidents=content.unresolved_incidents,
-        recent_maintenances=content.recent_maintenances,
-        open_maintenances=content.open_maintenances,
         updated_at=max([content.updated_at, *(component.shown_updated_at for component in components)]),
         status=status,
     )

@@ -21,6 +21,7 @@ from apps.status.api.serializers import (
     PageSerializer,
     PageStatusSerializer,
 )
+from apps.status.models import Incident, Maintenance
 from apps.status.selectors import PageSnapshot
 
 __all__ = (
@@ -65,11 +66,9 @@ class StatusPageView(APIView):
 class SummaryView(StatusPageView):
     def content(self, snapshot, context):
         return {
-            "components": ComponentSerializer(snapshot.components, many=True, context=context).data,
-            "incidents": IncidentSerializer(snapshot.unresolved_incidents, many=True, context=context).data,
-            "scheduled_maintenances": MaintenanceSerializer(
-                snapshot.open_maintenances, many=True, context=context
-            ).data,
+            "components": _components(snapshot, context),
+            "incidents": _incidents(snapshot.content.unresolved_incidents, context),
+            "scheduled_maintenances": _maintenances(snapshot.content.open_maintenances, context),
             "status": PageStatusSerializer(snapshot.status).data,
         }
 
@@ -81,24 +80,22 @@ class PageStatusView(StatusPageView):
 
 class ComponentListView(StatusPageView):
     def content(self, snapshot, context):
-        return {"components": ComponentSerializer(snapshot.components, many=True, context=context).data}
+        return {"components": _components(snapshot, context)}
 
 
 class IncidentListView(StatusPageView):
     def content(self, snapshot, context):
-        return {"incidents": IncidentSerializer(snapshot.recent_incidents, many=True, context=context).data}
+        return {"incidents": _incidents(snapshot.content.recent_incidents, context)}
 
 
 class UnresolvedIncidentListView(StatusPageView):
     def content(self, snapshot, context):
-        return {
-            "incidents": IncidentSerializer(snapshot.unresolved_incidents, many=True, context=context).data
-        }
+        return {"incidents": _incidents(snapshot.content.unresolved_incidents, context)}
 
 
 class MaintenanceListView(StatusPageView):
     def content(self, snapshot, context):
-        return {"scheduled_maintenances": _maintenances(snapshot.recent_maintenances, context)}
+        return {"scheduled_maintenances": _maintenances(snapshot.content.recent_maintenances, context)}
 
 
 class UpcomingMaintenanceListView(StatusPageView):
@@ -111,5 +108,13 @@ class ActiveMaintenanceListView(StatusPageView):
         return {"scheduled_maintenances": _maintenances(snapshot.active_maintenances, context)}
 
 
-def _maintenances(maintenances, context: dict) -> list:
+def _components(snapshot: PageSnapshot, context: dict) -> list:
+    return ComponentSerializer(snapshot.components, many=True, context=context).data
+
+
+def _incidents(incidents: list[Incident], context: dict) -> list:
+    return IncidentSerializer(incidents, many=True, context=context).data
+
+
+def _maintenances(maintenances: list[Maintenance], context: dict) -> list:
     return MaintenanceSerializer(maintenances, many=True, context=context).data

@@ -103,3 +103,12 @@ def test_the_admin_edits_the_default_page(admin_client, now):
 
     assert response.status_code == 302
     assert admin_client.get("/api/v2/status.json").json()["page"]["name"] == "Hedera"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_flushed_database_gets_the_page_back():
+    Component.objects.all().delete()
+
+    call_command("flush", interactive=False, verbosity=0)
+
+    assert components() == DEFAULT_COMPONENTS

@@ -167,10 +167,10 @@ def test_maintenance_lists(now, page):
 
     shown = snapshot(recent_limit=2)
 
-    assert names(shown.recent_maintenances) == ["scheduled 3", "scheduled 1"]
+    assert names(shown.content.recent_maintenances) == ["scheduled 3", "scheduled 1"]
     assert names(shown.upcoming_maintenances) == ["scheduled 1", "scheduled 3"]
     assert names(shown.active_maintenances) == ["verifying -2", "in_progress -1"]
-    assert names(shown.open_maintenances) == [
+    assert names(shown.content.open_maintenances) == [
         "verifying -2",
         "in_progress -1",
         "scheduled 1",

@@ -9,7 +9,7 @@ import pytest
 from django.db import DEFAULT_DB_ALIAS, connections
 
 from apps.common.clock import frozen_at
-from apps.status import conf, services
+from apps.status import conf, services, snapshots
 from apps.status.models import Component, ComponentStatus, LiveCheck, Page
 from apps.status.timestamps import nanos_from_datetime
 
@@ -221,3 +221,13 @@ def test_a_clock_set_back_reads_again(client, now, max_age, live_page):
         components = client.get("/api/v2/components.json").json()
 
     assert "Mirror database" in shown_statuses(components)
+
+
+def test_while_one_request_reads_the_others_serve_the_snapshot_held(client, now, max_age, live_page):
+    client.get("/api/v2/summary.json")
+    Component.objects.filter(name="Database").update(name="Mirror database")
+
+    with snapshots._reading, at(now + MAX_AGE):
+        components = client.get("/api/v2/components.json").json()
+
+    assert "Database" in shown_statuses(components)

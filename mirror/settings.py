@@ -14,6 +14,9 @@ Everything a deployment changes comes from the environment:
   MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
   MIRROR_SECURE_COOKIES (booleans are "true"/"false").
 - MIRROR_CACHE_TTL: seconds the list-route query cache keeps a result (0 = off).
+- MIRROR_STATUS_PAGE_NAME, MIRROR_STATUS_PAGE_URL: the status page `migrate` creates
+  when there is none; MIRROR_STATUS_SNAPSHOT_MAX_AGE: seconds each process serves the
+  status page it last read before reading it again.
 """
 
 import logging
@@ -164,6 +167,10 @@ if MIRROR_CACHE_TTL > 0:
     # Installed only when on: cachalot wraps every query, costing ~9% of a page even when disabled.
     INSTALLED_APPS.append("cachalot")
     CACHALOT_TIMEOUT = MIRROR_CACHE_TTL
+
+STATUS_PAGE_NAME = os.environ.get("MIRROR_STATUS_PAGE_NAME", "Mirror node")
+STATUS_PAGE_URL = os.environ.get("MIRROR_STATUS_PAGE_URL", "http://localhost:8000")
+STATUS_SNAPSHOT_MAX_AGE = float(os.environ.get("MIRROR_STATUS_SNAPSHOT_MAX_AGE", "5"))
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["apps.common.api.renderers.MirrorJSONRenderer"],

@@ -6,7 +6,13 @@ Authored in the Django admin; the eight GET routes need no login. Decisions:
   fall through to the project's JSON 404. Answers carry `Cache-Control: public, max-age=10`.
 - Ids are 12 random lowercase base-36 characters; timestamps render with milliseconds in the
   page's time zone (`2025-03-04T15:21:07.512Z`); "now" is the service clock.
-- One page. A component's status is set by hand or by a live check of this service
+- One page; `migrate` creates it when there is none (`default_page`), named and linked by
+  `STATUS_PAGE_NAME` and `STATUS_PAGE_URL`, with a component per live check.
+- Each process serves the page from a snapshot in memory (`snapshots`), read again when older
+  than `STATUS_SNAPSHOT_MAX_AGE` (5 s): a warm request reads no database, and while the
+  database is unreachable the routes answer from the last snapshot with the live components
+  in `major_outage` (before any read: the default page, its live components down).
+- A component's status is set by hand or by a live check of this service
   (`live_checks`): mirror freshness, degraded after `STATUS_FRESHNESS_DEGRADED_AFTER` (60 s)
   and down after `STATUS_FRESHNESS_OUTAGE_AFTER` (300 s) without a new block, or database
   reachability. A group shows its worst component.

@@ -4,6 +4,7 @@ update from their form, which goes through `services` and its state machines."""
 from django import forms
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.db import models
 
 from apps.status import services
 from apps.status.live_checks import effective_state, read_mirror
@@ -26,6 +27,7 @@ UPDATE_FIELDS = ("update_status", "update_body", "affected_components", "compone
 @admin.register(Page)
 class PageAdmin(admin.ModelAdmin):
     list_display = ("name", "url", "time_zone", "updated_at")
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
     def has_add_permission(self, request):
         return super().has_add_permission(request) and not Page.objects.exists()

@@ -25,7 +25,14 @@ from apps.status import conf
 from apps.status.models import Component, ComponentStatus, LiveCheck
 from apps.status.timestamps import datetime_from_nanos
 
-__all__ = ("LiveState", "MirrorReading", "effective_state", "live_state", "read_mirror")
+__all__ = (
+    "LiveState",
+    "MirrorReading",
+    "effective_state",
+    "live_state",
+    "read_mirror",
+    "unreachable_reading",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +55,13 @@ def read_mirror() -> MirrorReading:
         with transaction.atomic():
             newest = RecordFile.objects.aggregate(newest=Max("consensus_end"))["newest"]
     except DatabaseError:
-        return MirrorReading(taken_at=taken_at, database_reachable=False, newest_block_at=None)
+        return unreachable_reading(taken_at)
     newest_block_at = None if newest is None else datetime_from_nanos(newest)
     return MirrorReading(taken_at=taken_at, database_reachable=True, newest_block_at=newest_block_at)
+
+
+def unreachable_reading(taken_at: datetime) -> MirrorReading:
+    return MirrorReading(taken_at=taken_at, database_reachable=False, newest_block_at=None)
 
 
 def live_state(check: str, reading: MirrorReading) -> LiveState:

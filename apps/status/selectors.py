@@ -1,4 +1,10 @@
-"""Reads behind the JSON routes.
+"""Reads behind the JSON routes: the page's rows in a fixed number of queries, then what
+they show.
+
+`page_content` reads what authors wrote and the mirror's newest block in eight queries, one
+per table, however many events and updates the page holds. `page_snapshot` applies a mirror
+reading to content (live checks, group statuses, the page rollup) without the database, so a
+snapshot can be rebuilt from content read earlier, e.g. with the database gone.
 
 Components come in API order: `position` (1-based within a group), then top-level before
 grouped, then id. Incidents are newest first by `created_at`; their updates newest first by
@@ -6,20 +12,22 @@ grouped, then id. Incidents are newest first by `created_at`; their updates newe
 active and summary lists read soonest first.
 """
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import F, Max, Prefetch, QuerySet
+from django.db.models import F, Model, Prefetch, Q, Subquery
 
+from apps.blocks.models import RecordFile
 from apps.status import rollup
-from apps.status.live_checks import effective_state, read_mirror
+from apps.status.live_checks import MirrorReading, effective_state
 from apps.status.models import (
     ACTIVE_MAINTENANCE_STATUSES,
     UNRESOLVED_INCIDENT_STATUSES,
     AffectedComponent,
     Component,
     ComponentStatus,
+    Event,
     EventUpdate,
     Incident,
     IncidentAffectedComponent,
@@ -30,21 +38,16 @@ from apps.status.models import (
     MaintenanceUpdate,
     Page,
 )
+from apps.status.timestamps import current_time, datetime_from_nanos
 
-__all__ = (
-    "PageSnapshot",
-    "component_list",
-    "incident_recent_list",
-    "incident_unresolved_list",
-    "maintenance_active_list",
-    "maintenance_open_list",
-    "maintenance_recent_list",
-    "maintenance_upcoming_list",
-    "page_snapshot",
-    "page_status",
-)
+__all__ = ("RECENT_LIMIT", "PageContent", "PageSnapshot", "page_content", "page_snapshot")
 
+RECENT_LIMIT = 50
 COMPONENT_ORDER = ("position", F("group_id").asc(nulls_first=True), "id")
+INCIDENT_ORDER = ("-created_at", "-id")
+# Reversed, the soonest-first order of the upcoming, active and summary lists.
+MAINTENANCE_ORDER = ("-scheduled_for", "-id")
+OPEN_MAINTENANCE_STATUSES = (MaintenanceStatus.SCHEDULED, *ACTIVE_MAINTENANCE_STATUSES)
 AFFECTED_COMPONENT_ORDER = (
     "component__position",
     F("component__group_id").asc(nulls_first=True),
@@ -61,41 +64,117 @@ GROUP_STATUS_SEVERITY = (
 
 
 @dataclass(frozen=True, slots=True)
-class PageSnapshot:
-    """The page as every route renders it, read once per request."""
+class PageContent:
+    """What authors wrote, as read at one moment, and the mirror reading taken with it."""
 
     page: Page
     components: list[Component]
+    recent_incidents: list[Incident]
+    unresolved_incidents: list[Incident]
+    recent_maintenances: list[Maintenance]
+    open_maintenances: list[Maintenance]
+    # The latest edit of the page or any of its events.
     updated_at: datetime
+    mirror: MirrorReading
 
 
-def page_snapshot() -> PageSnapshot | None:
-    page = Page.objects.first()
+@dataclass(frozen=True, slots=True)
+class PageSnapshot:
+    """The page as every route renders it: its content (events as read) and its components
+    as shown, copies each with the `shown_status` and `shown_updated_at` it renders and, for
+    groups, `child_ids`."""
+
+    content: PageContent
+    components: list[Component]
+    component_by_id: dict[str, Component]
+    updated_at: datetime
+    status: rollup.PageStatus
+    # What each route rendered from this snapshot, so later requests reuse it.
+    bodies: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def page(self) -> Page:
+        return self.content.page
+
+    @property
+    def upcoming_maintenances(self) -> list[Maintenance]:
+        return [each for each in self.content.open_maintenances if each.status == MaintenanceStatus.SCHEDULED]
+
+    @property
+    def active_maintenances(self) -> list[Maintenance]:
+        return [each for each in self.content.open_maintenances if each.status in ACTIVE_MAINTENANCE_STATUSES]
+
+
+def page_content(*, recent_limit: int = RECENT_LIMIT) -> PageContent | None:
+    taken_at = current_time()
+    page = (
+        Page.objects.annotate(
+            incidents_updated_at=_latest(Incident, "updated_at"),
+            maintenances_updated_at=_latest(Maintenance, "updated_at"),
+            newest_block=_latest(RecordFile, "consensus_end"),
+        )
+        .order_by("id")
+        .first()
+    )
     if page is None:
         return None
-    components = component_list()
-    latest_events = (
-        model.objects.aggregate(latest=Max("updated_at"))["latest"] for model in (Incident, Maintenance)
+    incidents = _events(
+        Incident,
+        order=INCIDENT_ORDER,
+        still_open=Q(status__in=UNRESOLVED_INCIDENT_STATUSES),
+        recent_limit=recent_limit,
+        updates=_updates(IncidentUpdate, IncidentAffectedComponent),
     )
-    updated_at = max(
-        [
-            page.updated_at,
-            *(component.shown_updated_at for component in components),
-            *filter(None, latest_events),
-        ]
+    maintenances = _events(
+        Maintenance,
+        order=MAINTENANCE_ORDER,
+        still_open=Q(status__in=OPEN_MAINTENANCE_STATUSES),
+        recent_limit=recent_limit,
+        updates=_updates(MaintenanceUpdate, MaintenanceAffectedComponent),
     )
-    return PageSnapshot(page=page, components=components, updated_at=updated_at)
+    return PageContent(
+        page=page,
+        components=list(Component.objects.order_by(*COMPONENT_ORDER)),
+        # The read holds the most recent events, so the first of them are the most recent overall.
+        recent_incidents=incidents[:recent_limit],
+        unresolved_incidents=[each for each in incidents if each.status in UNRESOLVED_INCIDENT_STATUSES],
+        recent_maintenances=maintenances[:recent_limit],
+        open_maintenances=[
+            each for each in reversed(maintenances) if each.status in OPEN_MAINTENANCE_STATUSES
+        ],
+        updated_at=max(
+            filter(None, (page.updated_at, page.incidents_updated_at, page.maintenances_updated_at))
+        ),
+        mirror=MirrorReading(
+            taken_at=taken_at,
+            database_reachable=True,
+            newest_block_at=None if page.newest_block is None else datetime_from_nanos(page.newest_block),
+        ),
+    )
 
 
-def component_list() -> list[Component]:
-    """Every component in API order, each with the `shown_status` and `shown_updated_at` it
-    renders (live checks applied, groups derived) and, for groups, `child_ids`."""
-    components = list(Component.objects.order_by(*COMPONENT_ORDER))
-    reading = read_mirror() if any(component.is_live for component in components) else None
-    leaves = [component for component in components if not component.is_group]
+def page_snapshot(*, content: PageContent, reading: MirrorReading) -> PageSnapshot:
+    components = _shown_components(content.components, reading)
+    status = rollup.page_status(
+        component_statuses=(component.shown_status for component in components if not component.is_group),
+        incident_impacts=(incident.shown_impact for incident in content.unresolved_incidents),
+    )
+    return PageSnapshot(
+        content=content,
+        components=components,
+        component_by_id={component.id: component for component in components},
+        updated_at=max([content.updated_at, *(component.shown_updated_at for component in components)]),
+        status=status,
+    )
+
+
+def _shown_components(components: list[Component], reading: MirrorReading) -> list[Component]:
+    # Copies: snapshots of the same content are served side by side.
+    shown = [copy.copy(component) for component in components]
+    leaves = [component for component in shown if not component.is_group]
     for leaf in leaves:
         leaf.shown_status, leaf.shown_updated_at = effective_state(leaf, reading)
-    for group in (component for component in components if component.is_group):
+    for group in (component for component in shown if component.is_group):
         children = [leaf for leaf in leaves if leaf.group_id == group.id]
         group.child_ids = [child.id for child in children]
         group.shown_status = max(
@@ -104,57 +183,26 @@ def component_list() -> list[Component]:
             default=ComponentStatus.OPERATIONAL,
         )
         group.shown_updated_at = max([group.updated_at, *(child.shown_updated_at for child in children)])
-    return components
+    return shown
 
 
-def page_status(*, snapshot: PageSnapshot, unresolved_incidents: Iterable[Incident]) -> rollup.PageStatus:
-    return rollup.page_status(
-        component_statuses=(
-            component.shown_status for component in snapshot.components if not component.is_group
-        ),
-        incident_impacts=(incident.shown_impact for incident in unresolved_incidents),
+def _latest(model: type[Model], field: str) -> Subquery:
+    return Subquery(model.objects.order_by(f"-{field}").values(field)[:1])
+
+
+def _events(
+    model: type[Event], *, order: tuple[str, ...], still_open: Q, recent_limit: int, updates: Prefetch
+) -> list[Event]:
+    """The `recent_limit` most recent events and every open one, in `order`."""
+    recent = model.objects.order_by(*order).values("id")[:recent_limit]
+    return list(
+        model.objects.filter(still_open | Q(id__in=recent)).order_by(*order).prefetch_related(updates)
     )
-
-
-def incident_recent_list(*, limit: int) -> QuerySet[Incident]:
-    return _incidents().order_by("-created_at", "-id")[:limit]
-
-
-def incident_unresolved_list() -> QuerySet[Incident]:
-    return _incidents().filter(status__in=UNRESOLVED_INCIDENT_STATUSES).order_by("-created_at", "-id")
-
-
-def maintenance_recent_list(*, limit: int) -> QuerySet[Maintenance]:
-    return _maintenances().order_by("-scheduled_for", "-id")[:limit]
-
-
-def maintenance_upcoming_list() -> QuerySet[Maintenance]:
-    return _maintenances().filter(status=MaintenanceStatus.SCHEDULED).order_by("scheduled_for", "id")
-
-
-def maintenance_active_list() -> QuerySet[Maintenance]:
-    return _maintenances().filter(status__in=ACTIVE_MAINTENANCE_STATUSES).order_by("scheduled_for", "id")
-
-
-def maintenance_open_list() -> QuerySet[Maintenance]:
-    """Upcoming or in flight: what the summary shows."""
-    return (
-        _maintenances()
-        .filter(status__in=(MaintenanceStatus.SCHEDULED, *ACTIVE_MAINTENANCE_STATUSES))
-        .order_by("scheduled_for", "id")
-    )
-
-
-def _incidents() -> QuerySet[Incident]:
-    return Incident.objects.prefetch_related(_updates(IncidentUpdate, IncidentAffectedComponent))
-
-
-def _maintenances() -> QuerySet[Maintenance]:
-    return Maintenance.objects.prefetch_related(_updates(MaintenanceUpdate, MaintenanceAffectedComponent))
 
 
 def _updates(update_model: type[EventUpdate], affected_model: type[AffectedComponent]) -> Prefetch:
-    affected = affected_model.objects.select_related("component__group").order_by(*AFFECTED_COMPONENT_ORDER)
+    # Their components are the snapshot's, looked up by id.
+    affected = affected_model.objects.order_by(*AFFECTED_COMPONENT_ORDER)
     return Prefetch(
         "updates",
         queryset=update_model.objects.order_by("-display_at", "-created_at", "-id").prefetch_related(

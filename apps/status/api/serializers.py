@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from rest_framework import serializers
 
-from apps.status.models import Component, Event, EventUpdate
+from apps.status.models import Event, EventUpdate
 
 __all__ = (
     "ComponentSerializer",
@@ -97,7 +97,7 @@ class IncidentSerializer(SnapshotSerializer):
         affected = [
             {
                 "code": each.component_id,
-                "name": _display_name(each.component),
+                "name": self.display_name(each.component_id),
                 "old_status": each.old_status,
                 "new_status": each.new_status,
             }
@@ -117,6 +117,13 @@ class IncidentSerializer(SnapshotSerializer):
             "tweet_id": None,
         }
 
+    def display_name(self, component_id: str) -> str:
+        """Statuspage's "Group - Component" for a grouped component."""
+        component = self.snapshot.component_by_id[component_id]
+        if component.group_id is None:
+            return component.name
+        return f"{self.snapshot.component_by_id[component.group_id].name} - {component.name}"
+
 
 class MaintenanceSerializer(IncidentSerializer):
     def to_representation(self, maintenance):
@@ -130,7 +137,3 @@ class MaintenanceSerializer(IncidentSerializer):
 class PageStatusSerializer(serializers.BaseSerializer):
     def to_representation(self, status):
         return {"indicator": status.indicator, "description": status.description}
-
-
-def _display_name(component: Component) -> str:
-    return f"{component.group.name} - {component.name}" if component.group_id else component.name

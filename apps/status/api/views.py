@@ -1,9 +1,11 @@
 """The Statuspage v2 routes: public, read-only, `{"page": …, <content>}`.
 
-Answers carry `Cache-Control: public, max-age=10`: a status page is read hardest during an
-incident, so shared caches may absorb the burst, while ten seconds stays well inside the
-60 s freshness threshold, so a live component's change shows promptly. Without a page the
-routes answer the 404 envelope.
+Every route renders the process's current snapshot (`snapshots`), once per snapshot: a
+warm request reads no database and serializes nothing anew, and the routes keep answering,
+with the live components down, while the database is unreachable. Answers carry `Cache-Control: public, max-age=10`: a status page
+is read hardest during an incident, so shared caches may absorb the burst, while ten
+seconds stays well inside the 60 s freshness threshold, so a live component's change shows
+promptly. Without a page the routes answer the 404 envelope.
 """
 
 from rest_framework.permissions import AllowAny
@@ -11,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.common.api.exceptions import NotFound
-from apps.status import selectors
+from apps.status import snapshots
 from apps.status.api.serializers import (
     ComponentSerializer,
     IncidentSerializer,
@@ -19,6 +21,7 @@ from apps.status.api.serializers import (
     PageSerializer,
     PageStatusSerializer,
 )
+from apps.status.models import Incident, Maintenance
 from apps.status.selectors import PageSnapshot
 
 __all__ = (
@@ -33,7 +36,6 @@ __all__ = (
 )
 
 CACHE_CONTROL = "public, max-age=10"
-RECENT_LIMIT = 50
 
 
 class StatusPageView(APIView):
@@ -41,13 +43,15 @@ class StatusPageView(APIView):
     permission_classes = (AllowAny,)
 
     def get(self, request):
-        snapshot = selectors.page_snapshot()
+        snapshot = snapshots.current_snapshot()
         if snapshot is None:
             raise NotFound()
-        context = {"snapshot": snapshot}
-        return Response(
-            {"page": PageSerializer(snapshot, context=context).data, **self.content(snapshot, context)}
-        )
+        body = snapshot.bodies.get(type(self))
+        if body is None:
+            context = {"snapshot": snapshot}
+            body = {"page": PageSerializer(snapshot, context=context).data, **self.content(snapshot, context)}
+            snapshot.bodies[type(self)] = body
+        return Response(body)
 
     def content(self, snapshot: PageSnapshot, context: dict) -> dict:
         raise NotImplementedError
@@ -61,62 +65,56 @@ class StatusPageView(APIView):
 
 class SummaryView(StatusPageView):
     def content(self, snapshot, context):
-        unresolved = list(selectors.incident_unresolved_list())
-        status = selectors.page_status(snapshot=snapshot, unresolved_incidents=unresolved)
         return {
-            "components": ComponentSerializer(snapshot.components, many=True, context=context).data,
-            "incidents": IncidentSerializer(unresolved, many=True, context=context).data,
-            "scheduled_maintenances": MaintenanceSerializer(
-                selectors.maintenance_open_list(), many=True, context=context
-            ).data,
-            "status": PageStatusSerializer(status).data,
+            "components": _components(snapshot, context),
+            "incidents": _incidents(snapshot.content.unresolved_incidents, context),
+            "scheduled_maintenances": _maintenances(snapshot.content.open_maintenances, context),
+            "status": PageStatusSerializer(snapshot.status).data,
         }
 
 
 class PageStatusView(StatusPageView):
     def content(self, snapshot, context):
-        status = selectors.page_status(
-            snapshot=snapshot, unresolved_incidents=selectors.incident_unresolved_list()
-        )
-        return {"status": PageStatusSerializer(status).data}
+        return {"status": PageStatusSerializer(snapshot.status).data}
 
 
 class ComponentListView(StatusPageView):
     def content(self, snapshot, context):
-        return {"components": ComponentSerializer(snapshot.components, many=True, context=context).data}
+        return {"components": _components(snapshot, context)}
 
 
 class IncidentListView(StatusPageView):
     def content(self, snapshot, context):
-        incidents = selectors.incident_recent_list(limit=RECENT_LIMIT)
-        return {"incidents": IncidentSerializer(incidents, many=True, context=context).data}
+        return {"incidents": _incidents(snapshot.content.recent_incidents, context)}
 
 
 class UnresolvedIncidentListView(StatusPageView):
     def content(self, snapshot, context):
-        incidents = selectors.incident_unresolved_list()
-        return {"incidents": IncidentSerializer(incidents, many=True, context=context).data}
+        return {"incidents": _incidents(snapshot.content.unresolved_incidents, context)}
 
 
 class MaintenanceListView(StatusPageView):
     def content(self, snapshot, context):
-        maintenances = selectors.maintenance_recent_list(limit=RECENT_LIMIT)
-        return {
-            "scheduled_maintenances": MaintenanceSerializer(maintenances, many=True, context=context).data
-        }
+        return {"scheduled_maintenances": _maintenances(snapshot.content.recent_maintenances, context)}
 
 
 class UpcomingMaintenanceListView(StatusPageView):
     def content(self, snapshot, context):
-        maintenances = selectors.maintenance_upcoming_list()
-        return {
-            "scheduled_maintenances": MaintenanceSerializer(maintenances, many=True, context=context).data
-        }
+        return {"scheduled_maintenances": _maintenances(snapshot.upcoming_maintenances, context)}
 
 
 class ActiveMaintenanceListView(StatusPageView):
     def content(self, snapshot, context):
-        maintenances = selectors.maintenance_active_list()
-        return {
-            "scheduled_maintenances": MaintenanceSerializer(maintenances, many=True, context=context).data
-        }
+        return {"scheduled_maintenances": _maintenances(snapshot.active_maintenances, context)}
+
+
+def _components(snapshot: PageSnapshot, context: dict) -> list:
+    return ComponentSerializer(snapshot.components, many=True, context=context).data
+
+
+def _incidents(incidents: list[Incident], context: dict) -> list:
+    return IncidentSerializer(incidents, many=True, context=context).data
+
+
+def _maintenances(maintenances: list[Maintenance], context: dict) -> list:
+    return MaintenanceSerializer(maintenances, many=True, context=context).data

@@ -4,10 +4,28 @@ import pytest
 
 from apps.blocks.models import RecordFile
 from apps.common.clock import frozen_at
+from apps.status import snapshots
 from apps.status.models import Component, Page
 from apps.status.timestamps import nanos_from_datetime
 
 NOW = datetime(2025, 3, 4, 15, 21, 7, 512000, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def snapshot_per_request(settings):
+    """Each test starts as a new process would, and reads the page on every request unless
+    it tests the snapshot's age."""
+    settings.STATUS_SNAPSHOT_MAX_AGE = 0
+    snapshots.forget()
+    yield
+    snapshots.forget()
+
+
+@pytest.fixture
+def no_page(db):
+    """No page: the one `migrate` created is removed, for tests that author their own."""
+    Component.objects.all().delete()
+    Page.objects.all().delete()
 
 
 @pytest.fixture
@@ -18,12 +36,12 @@ def now():
 
 
 @pytest.fixture
-def page(db, now):
+def page(no_page, now):
     return Page.objects.create(id="mhrzb3d64wsj", name="Hedera", url="https://status.hedera.com")
 
 
 @pytest.fixture
-def make_component(db, now):
+def make_component(no_page, now):
     def make(name: str, **fields) -> Component:
         return Component.objects.create(name=name, **fields)
 

@@ -211,7 +211,7 @@ def test_the_component_list_shows_which_components_are_live(admin_client, now, m
     assert '<td class="field-shown_status">Operational</td>' in content
 
 
-def test_a_component_breaking_a_rule_shows_on_the_form(admin_client, now):
+def test_a_component_breaking_a_rule_shows_on_the_form(admin_client, no_page, now):
     response = admin_client.post(
         "/admin/status/component/add/",
         {

@@ -25,7 +25,7 @@ def test_read_mirror_without_blocks(now):
     assert read_mirror() == reading(now)
 
 
-def test_read_mirror_when_the_database_cannot_be_read(now, make_block):
+def test_read_mirror_when_the_database_cannot_be_read(now, no_page, make_block):
     make_block(now)
     with connection.cursor() as cursor:
         # Rolled back with the test's transaction.

@@ -25,7 +25,7 @@ def test_there_is_one_page(page):
         second.save()
 
 
-def test_the_time_zone_is_an_iana_name(db):
+def test_the_time_zone_is_an_iana_name(no_page):
     with pytest.raises(ValidationError) as refusal:
         Page(name="Hedera", url="https://status.hedera.com", time_zone="Mars/Olympus").full_clean()
 

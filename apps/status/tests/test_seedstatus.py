@@ -32,9 +32,21 @@ def seed(*args) -> str:
     return out.getvalue()
 
 
-def test_seeds_a_page_for_the_three_networks(now):
+def test_seeds_a_page_for_the_three_networks(now, settings):
     seed()
 
+    page = Page.objects.get()
+    assert (page.name, page.url) == (settings.STATUS_PAGE_NAME, settings.STATUS_PAGE_URL), (
+        "migrate's page, kept"
+    )
+    top_level = Component.objects.filter(group=None).order_by("position")
+    assert list(top_level.values_list("name", "position")) == [
+        ("Mirror node freshness", 1),
+        ("Database", 2),
+        ("Mainnet", 3),
+        ("Testnet", 4),
+        ("Previewnet", 5),
+    ]
     groups = Component.objects.filter(is_group=True).order_by("position")
     assert [(group.name, sorted(group.children.values_list("name", flat=True))) for group in groups] == [
         ("Mainnet", ["Hedera Mainnet (v0.64) | Network Uptime", "Mirror Node REST API Public Mainnet"]),
@@ -44,8 +56,12 @@ def test_seeds_a_page_for_the_three_networks(now):
             ["Hedera Previewnet (v0.66) | Network Uptime", "Mirror Node REST API Public Previewnet"],
         ),
     ]
-    assert list(Component.objects.exclude(live_check="").values_list("name", "live_check")) == [
-        ("Mirror Node REST API Public Mainnet", "mirror_freshness")
+    assert list(
+        Component.objects.exclude(live_check="").order_by("name").values_list("name", "live_check")
+    ) == [
+        ("Database", "database"),
+        ("Mirror Node REST API Public Mainnet", "mirror_freshness"),
+        ("Mirror node freshness", "mirror_freshness"),
     ]
     incident = Incident.objects.get()
     assert (incident.status, incident.shown_impact, incident.updates.count()) == ("resolved", "minor", 4)
@@ -77,7 +93,20 @@ def test_seeding_again_changes_nothing(now):
     assert [model.objects.count() for model in MODELS] == counts
 
 
+def test_without_a_page_it_seeds_the_demo_page(now, no_page):
+    seed()
+
+    assert Page.objects.values_list("name", "url").get() == ("Hedera", "https://status.hedera.com")
+    assert list(Component.objects.filter(group=None).order_by("position").values_list("name", flat=True)) == [
+        "Mainnet",
+        "Testnet",
+        "Previewnet",
+    ]
+
+
 def test_the_served_network_is_an_option(now):
     seed("--network", "testnet")
 
-    assert Component.objects.get(live_check="mirror_freshness").name == "Mirror Node REST API Public Testnet"
+    assert Component.objects.get(live_check="mirror_freshness", group__isnull=False).name == (
+        "Mirror Node REST API Public Testnet"
+    )

@@ -1,15 +1,18 @@
 """`manage.py seedstatus`: a demo status page for the Hedera networks; running it again changes nothing.
 
-It creates what is missing, found by name, and leaves what exists alone: the page; a group
-per network with its consensus nodes and mirror node REST API components, the mirror of the
-network this service serves (`--network`) following the freshness live check; a resolved
-incident, a completed maintenance and an upcoming one, their updates dated in the past days.
+It creates what is missing, found by name, and leaves what exists alone: the page, unless
+one exists (as `migrate` creates one, the demo joins its live components); a group per
+network, after the page's top-level components, with its consensus nodes and mirror node
+REST API components, the mirror of the network this service serves (`--network`) following
+the freshness live check; a resolved incident, a completed maintenance and an upcoming one,
+their updates dated in the past days.
 """
 
 from datetime import datetime, timedelta
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.db.models import Max
 
 from apps.common.clock import frozen_at
 from apps.status import services
@@ -68,7 +71,8 @@ class Command(BaseCommand):
             Page.objects.create(name="Hedera", url="https://status.hedera.com")
             self.created.append("page")
         consensus = {}
-        for position, (name, version) in enumerate(NETWORKS.items(), start=1):
+        last_position = Component.objects.filter(group=None).aggregate(last=Max("position"))["last"] or 0
+        for position, (name, version) in enumerate(NETWORKS.items(), start=last_position + 1):
             group = self.component(name=name, position=position, is_group=True, showcase=False)
             consensus[name] = self.component(
                 name=f"Hedera {name} (v{version}) | Network Uptime",

@@ -16,9 +16,11 @@ logger = logging.getLogger("apps.common")
 
 
 class MirrorApiError(Exception):
+    """`messages` are texts, or `{"message", "detail"}` objects when a text alone does not say enough."""
+
     status_code = 500
 
-    def __init__(self, *messages: str):
+    def __init__(self, *messages: str | dict):
         super().__init__(*messages)
         self.messages = list(messages)
 
@@ -29,6 +31,10 @@ class InvalidArgument(MirrorApiError):
     @classmethod
     def for_params(cls, *names: str) -> "InvalidArgument":
         return cls(*(f"Invalid parameter: {name}" for name in names))
+
+    @classmethod
+    def with_detail(cls, name: str, detail: str) -> "InvalidArgument":
+        return cls({"message": f"Invalid parameter: {name}", "detail": detail})
 
 
 class NotFound(MirrorApiError):
@@ -42,11 +48,15 @@ class Unauthorized(MirrorApiError):
     status_code = 401
 
 
-def error_body(*messages: str) -> dict:
-    return {"_status": {"messages": [{"message": message} for message in messages]}}
+def error_body(*messages: str | dict) -> dict:
+    return {
+        "_status": {
+            "messages": [message if isinstance(message, dict) else {"message": message} for message in messages]
+        }
+    }
 
 
-def error_status_and_messages(exc: Exception) -> tuple[int, list[str]]:
+def error_status_and_messages(exc: Exception) -> tuple[int, list[str | dict]]:
     if isinstance(exc, MirrorApiError):
         return exc.status_code, exc.messages
     if isinstance(exc, (Http404, drf_exceptions.NotFound, drf_exceptions.MethodNotAllowed)):

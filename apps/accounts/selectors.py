@@ -474,10 +474,4 @@ def _newest_version(
     with connection.cursor() as cursor:
         cursor.execute(sql, [entity_id, *params, entity_id, *params])
         found = cursor.fetchone()
-    if found is None:
-        return None
-    row = dict(zip(columns, found))
-    for column in ("alias", "delegation_address", "evm_address", "key"):
-        if isinstance(row.get(column), memoryview):
-            row[column] = bytes(row[column])
-    return row
+    return None if found is None else dict(zip(columns, found))

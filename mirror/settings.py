@@ -5,8 +5,11 @@ Everything a deployment changes comes from the environment:
   upstream importer; without it an embedded PostgreSQL starts by itself.
 - MIRROR_SECRET_KEY, MIRROR_DEBUG, MIRROR_ALLOWED_HOSTS.
 - MIRROR_CACHE_TTL: seconds the list-route query cache keeps a result (0 = off).
+- MIRROR_USERS: HTTP Basic users with their own page-size maximum, as JSON:
+  `[{"username": "u", "password": "p", "limit": 1000}]`.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -114,7 +117,7 @@ MIRROR = {
     "MAX_TRANSACTIONS_TIMESTAMP_RANGE_NS": 60 * 24 * 3600 * 10**9,
     "DELEGATION_ADDRESS": True,
     # Basic-auth users with their own page-size maximum: [{"username", "password", "limit"}].
-    "USERS": [],
+    "USERS": json.loads(os.environ.get("MIRROR_USERS") or "[]"),
     "SHARD": 0,
     "REALM": 0,
 }

@@ -11,6 +11,7 @@ from django.utils.html import format_html, format_html_join
 from apps.accounts import selectors
 from apps.accounts.api.serializers import format_delegation_address, format_evm_address
 from apps.accounts.models import Entity
+from apps.common.admin import ReadOnlyModelAdmin
 from apps.common.codecs import (
     decode_base32_alias,
     encode_alias,
@@ -39,7 +40,7 @@ class TypeFilter(admin.SimpleListFilter):
 
 
 @admin.register(Entity)
-class AccountAdmin(admin.ModelAdmin):
+class AccountAdmin(ReadOnlyModelAdmin):
     list_display = ("account", "type", "balance", "evm", "memo", "created", "deleted")
     list_filter = (TypeFilter,)
     search_fields = ("id",)
@@ -166,12 +167,3 @@ class AccountAdmin(admin.ModelAdmin):
             "{}</table>",
             body,
         )
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -1,8 +1,6 @@
 import base64
 
 import pytest
-from django.contrib.auth.models import User
-from django.test import Client
 
 from apps.accounts.tests.factories import create_entity, create_token_account
 from apps.transactions.tests.factories import SECOND, create_transaction
@@ -13,14 +11,6 @@ CHANGELIST = "/admin/accounts/entity/"
 EVM_ADDRESS = bytes.fromhex("71eaa748d5252be68c1185588beca495459fdba4")
 ALIAS = b"\x01\x02\x03\x04\x05"
 T = 1_700_000_000 * SECOND
-
-
-@pytest.fixture
-def admin_client():
-    user = User.objects.create_superuser("admin", "admin@example.com", "secret")
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -59,9 +59,9 @@ class AccountViewSet(MirrorViewSet):
     def retrieve(self, request, id_or_alias_or_evm_address):
         filterset = self.get_filterset(self.detail_filterset_class)
         filterset.validate()
+        account_id = selectors.account_id_from_path(id_or_alias_or_evm_address)
         if selectors.timestamp_range_is_empty(filterset.timestamps):
             raise NotFound("Timestamp range is empty")
-        account_id = selectors.account_id_from_path(id_or_alias_or_evm_address)
         account = selectors.account_get(account_id=account_id, timestamps=filterset.timestamps, now=clock.now_ns())
         if account is None:
             raise NotFound()

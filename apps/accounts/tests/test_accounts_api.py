@@ -366,13 +366,22 @@ def test_one_account_errors(client, accounts, path, status, message):
     [
         ("transactiontype=invalid", 400, ["Invalid parameter: transactiontype"]),
         ("transactions=maybe&account.id=3", 400, ["Invalid parameter: transactions", "Unknown query parameter: account.id"]),
-        ("timestamp=gt:1685577602&timestamp=lte:1685577602", 404, ["Timestamp range is empty"]),
     ],
 )
 def test_one_account_query_errors_come_before_the_path(client, accounts, query, status, messages):
     response = client.get(f"{URL}/AAAAAAAA?{query}")
 
     assert (response.status_code, response.json()) == (status, errors(*messages))
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [("0.0.3", "Timestamp range is empty"), ("AAAAAAAA", "No account with a matching alias found")],
+)
+def test_one_account_empty_timestamp_range_comes_after_the_path(client, accounts, path, message):
+    response = client.get(f"{URL}/{path}?timestamp=gt:1685577602&timestamp=lte:1685577602")
+
+    assert (response.status_code, response.json()) == (404, errors(message))
 
 
 #

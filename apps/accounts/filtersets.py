@@ -14,6 +14,7 @@ __all__ = (
     "AccountDetailFilterSet",
     "AccountFilterSet",
     "BalanceFilterSet",
+    "parse_account_id",
     "parse_balance_account",
     "parse_public_key",
 )
@@ -50,7 +51,7 @@ def _parse_operand_text(text: str) -> str:
     return text
 
 
-def _parse_account_id(text: str) -> int | None:
+def parse_account_id(text: str) -> int | None:
     """Any spelling of an id, encoded; None for an EVM address that encodes none (it matches nothing)."""
     return parse_entity_id(text).encoded
 
@@ -109,7 +110,7 @@ class BalanceFilterSet(ListFilterSet):
 
 
 class AccountFilterSet(ListFilterSet):
-    account_id = OperatorFilter(param="account.id", field_name="id", parser=_parse_account_id)
+    account_id = OperatorFilter(param="account.id", field_name="id", parser=parse_account_id)
     account_balance = OperatorFilter(param="account.balance", field_name="balance", parser=_parse_balance_amount)
     account_publickey = OperatorFilter(param="account.publickey", field_name="public_key", parser=parse_public_key)
     balance = LastValueFilter(parser=equals_only(parse_bool))

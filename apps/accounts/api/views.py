@@ -2,7 +2,7 @@ from rest_framework.response import Response
 
 from apps.accounts import selectors
 from apps.accounts.api.serializers import AccountSerializer, BalanceSerializer
-from apps.accounts.filtersets import AccountDetailFilterSet, AccountFilterSet, BalanceFilterSet
+from apps.accounts.filtersets import AccountDetailFilterSet, AccountFilterSet, BalanceFilterSet, parse_account_id
 from apps.accounts.models import AccountBalance, Entity
 from apps.common import clock
 from apps.common.api.exceptions import NotFound
@@ -44,7 +44,8 @@ class AccountViewSet(MirrorViewSet):
     detail_filterset_class = AccountDetailFilterSet
     serializer_class = AccountSerializer
     results_key = "accounts"
-    pagination_anchors = (Anchor("account.id", "id", format=_format_account, parse=_parse_account),)
+    # The query may bound account.id with an EVM address too.
+    pagination_anchors = (Anchor("account.id", "id", format=_format_account, parse=parse_account_id),)
     transaction_anchors = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)
     cache_control = {"list": "public, max-age=10", "retrieve": "public, max-age=2"}
     lookup_url_kwarg = "id_or_alias_or_evm_address"

@@ -217,6 +217,24 @@ def test_pages_follow_next_links(client, accounts):
     assert descending.json()["links"]["next"] == f"{URL}?limit=2&order=desc&account.id=lt:0.0.4"
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "account.id=lt:0x0000000000000000000000000000000000000005&limit=1",
+            f"{URL}?account.id=lt:0x0000000000000000000000000000000000000005&account.id=gt:0.0.3&limit=1",
+        ),
+        (
+            "account.id=gt:0x0000000000000000000000000000000000000003&limit=1&order=desc",
+            f"{URL}?account.id=gt:0x0000000000000000000000000000000000000003&account.id=lt:0.0.5&limit=1&order=desc",
+        ),
+        ("account.id=gt:0.0.3&account.id=lt:0x0000000000000000000000000000000000000005&limit=1", None),
+    ],
+)
+def test_next_links_keep_evm_address_bounds(client, accounts, query, expected):
+    assert client.get(f"{URL}?{query}").json()["links"]["next"] == expected
+
+
 @override_settings(MIRROR={**settings.MIRROR, "LIMIT_DEFAULT": 1, "LIMIT_MAX": 2})
 def test_limit_default_and_maximum(client, accounts):
     assert accounts_of(client.get(URL)) == ["0.0.3"]

@@ -450,10 +450,16 @@ def _timestamp_bounds(timestamps: Sequence[Comparison]) -> tuple[int | None, int
 
 def _historical_range_condition(timestamps: Sequence[Comparison]) -> tuple[str, list]:
     lower, upper, excluded = _timestamp_bounds(timestamps)
+    # No bigint lies past the last one: a later lower bound is the last one, a later upper bound none.
+    if lower is not None:
+        lower = min(lower, MAX_LONG)
+    if upper is not None and upper >= MAX_LONG:
+        upper = None
     where, params = "timestamp_range && int8range(%s, %s, '[]')", [lower, upper]
     for instant in excluded:
-        where += " and not timestamp_range @> %s::bigint"
-        params.append(instant)
+        if instant <= MAX_LONG:
+            where += " and not timestamp_range @> %s::bigint"
+            params.append(instant)
     return where, params
 
 

@@ -484,3 +484,8 @@ def test_account_created_after_the_range_is_not_found(client, history):
         response = client.get(f"{URL}/0.0.3?timestamp=lt:{(JUNE - 30 * DAY) // SECOND}")
 
     assert (response.status_code, response.json()) == (404, errors("Not found"))
+
+
+@pytest.mark.parametrize("query", ["timestamp=9999999999.999999999", "timestamp=gt:9999999999.999999999&timestamp=ne:9999999999.9"])
+def test_historical_state_beyond_the_last_instant_is_the_current_one(client, history, query):
+    assert account_at(client, query)["memo"] == "three"

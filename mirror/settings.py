@@ -17,8 +17,11 @@ Everything a deployment changes comes from the environment:
 - MIRROR_STATUS_PAGE_NAME, MIRROR_STATUS_PAGE_URL: the status page `migrate` creates
   when there is none; MIRROR_STATUS_SNAPSHOT_MAX_AGE: seconds each process serves the
   status page it last read before reading it again.
+- MIRROR_USERS: HTTP Basic users with their own page-size maximum, as JSON:
+  `[{"username": "u", "password": "p", "limit": 1000}]`.
 """
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -192,7 +195,7 @@ MIRROR = {
     "MAX_TRANSACTIONS_TIMESTAMP_RANGE_NS": 60 * 24 * 3600 * 10**9,
     "DELEGATION_ADDRESS": True,
     # Basic-auth users with their own page-size maximum: [{"username", "password", "limit"}].
-    "USERS": [],
+    "USERS": json.loads(os.environ.get("MIRROR_USERS") or "[]"),
     "SHARD": 0,
     "REALM": 0,
 }

@@ -1,4 +1,4 @@
-"""Reads of account balances (`/balances`).
+"""Reads of accounts (`/accounts`, see the accounts block below) and account balances (`/balances`).
 
 Without a timestamp the balances are the current ones, kept on `entity`
 (`balance`, `balance_timestamp`), with token balances from `token_account`.
@@ -22,20 +22,25 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import QuerySet
 
-from apps.accounts.models import AccountBalance, Entity, EntityType
+from apps.accounts.models import AccountBalance, Entity, EntityStake, EntityType
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison
 
 __all__ = (
     "AccountAlias",
+    "AccountListFilter",
     "BalanceListFilter",
     "EvmAddress",
+    "account_get",
+    "account_list",
     "balance_list",
     "balance_snapshot_range",
     "account_id_from_path",
     "entity_id_by_alias",
     "entity_id_by_evm_address",
+    "pending_reward",
+    "timestamp_range_is_empty",
 )
 
 TREASURY_ACCOUNT_NUM = 2
@@ -77,8 +82,6 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
     """One page of balances: `{"account_id", "balance", "consensus_timestamp", "tokens": [...]}`,
     ordered by account id; `now` bounds a snapshot search that has no upper bound."""
     accounts = _resolve_accounts(criteria.accounts)
-    if accounts is None:
-        return []
     token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]
     descending = criteria.order == "desc"
 
@@ -127,19 +130,8 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
 def balance_snapshot_range(*, timestamps: Sequence[Comparison], now: int) -> tuple[int, int] | None:
     """(start of its month, snapshot) of the latest balance snapshot the timestamp
     comparisons allow (`eq` reads as `lte`); None when there is none."""
-    lower, upper, excluded = 0, MAX_LONG, []
-    for comparison in timestamps:
-        operator, value = comparison.operator, comparison.value
-        if operator == "gt":
-            lower = max(lower, value + 1)
-        elif operator == "gte":
-            lower = max(lower, value)
-        elif operator == "lt":
-            upper = min(upper, value - 1)
-        elif operator in ("lte", "eq"):
-            upper = min(upper, value)
-        else:
-            excluded.append(value)
+    lower, upper, excluded = _timestamp_bounds(timestamps)
+    lower, upper = lower or 0, MAX_LONG if upper is None else upper
     # Every snapshot month starts with a full snapshot: none before the month before
     # the upper bound is needed.
     lower = max(lower, _first_day_of_month(min(now, upper), months_back=1))
@@ -214,8 +206,8 @@ def _live_entities() -> QuerySet:
     return Entity.objects.exclude(deleted=True).order_by("id")
 
 
-def _resolve_accounts(comparisons: Sequence[Comparison]) -> list[Comparison] | None:
-    """The comparisons with EVM addresses and aliases replaced by ids; None if one is unknown."""
+def _resolve_accounts(comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """The comparisons with EVM addresses and aliases replaced by ids (None when unknown)."""
     resolved = []
     for comparison in comparisons:
         value = comparison.value
@@ -223,16 +215,21 @@ def _resolve_accounts(comparisons: Sequence[Comparison]) -> list[Comparison] | N
             value = entity_id_by_evm_address(value.address)
         elif isinstance(value, AccountAlias):
             value = entity_id_by_alias(value.alias)
-        if value is None:
-            return None
         resolved.append(Comparison(comparison.operator, value))
     return resolved
 
 
 def _compare(queryset: QuerySet, field: str, comparisons: Sequence[Comparison]) -> QuerySet:
-    equals = list(dict.fromkeys(c.value for c in comparisons if c.operator == "eq"))
+    """ANDs the comparisons, ORing the eq values. A None value compares as SQL NULL
+    does: it matches nothing, though other eq values still match."""
+    all_equals = list(dict.fromkeys(c.value for c in comparisons if c.operator == "eq"))
+    equals = [value for value in all_equals if value is not None]
+    if len(equals) < len(all_equals) and not equals:
+        return queryset.none()
     for comparison in comparisons:
         if comparison.operator != "eq":
+            if comparison.value is None:
+                return queryset.none()
             queryset = queryset.filter(**{f"{field}__{OPERATOR_LOOKUPS[comparison.operator]}": comparison.value})
     if len(equals) == 1:
         queryset = queryset.filter(**{field: equals[0]})
@@ -289,3 +286,198 @@ def _first_day_of_month(nanos: int, *, months_back: int = 0) -> int:
     month_index = moment.year * 12 + moment.month - 1 - months_back
     start = datetime.datetime(month_index // 12, month_index % 12 + 1, 1, tzinfo=datetime.timezone.utc)
     return int((start - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)).total_seconds()) * 1_000_000_000
+
+
+# --- Accounts (`/accounts`, `/accounts/{idOrAliasOrEvmAddress}`) -------------------------------
+#
+# A page of accounts is one ordered, limited read of the `entity` primary key;
+# the page's `entity_stake` rows (pending rewards) and token balances are one
+# query each, keyed by the page's ids. One account's state at a past time is the
+# newest of its `entity` / `entity_history` versions overlapping the requested
+# range (likewise its stake), and its balance comes from the balance snapshot
+# `balance_snapshot_range` picks, falling back to the entity version's own.
+
+SYNTHETIC_TREASURY_MEMO = "Mirror node created synthetic treasury account"
+
+# The entity columns an account renders from.
+ACCOUNT_COLUMNS = (
+    "alias",
+    "auto_renew_period",
+    "balance",
+    "balance_timestamp",
+    "created_timestamp",
+    "decline_reward",
+    "delegation_address",
+    "deleted",
+    "ethereum_nonce",
+    "evm_address",
+    "expiration_timestamp",
+    "id",
+    "key",
+    "max_automatic_token_associations",
+    "memo",
+    "receiver_sig_required",
+    "stake_period_start",
+    "staked_account_id",
+    "staked_node_id",
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountListFilter:
+    """What `/accounts` selects, as validated by `AccountFilterSet`.
+
+    `accounts` values are encoded ids (None for an EVM address that names no
+    id, which matches nothing); every `public_keys` comparison must hold.
+    Without `include_balance` the rows carry no `balance` and the synthetic
+    treasury account is listed too.
+    """
+
+    accounts: Sequence[Comparison] = ()
+    balances: Sequence[Comparison] = ()
+    public_keys: Sequence[Comparison] = ()
+    include_balance: bool = True
+    limit: int = 25
+    order: str = "asc"
+
+
+def account_list(*, criteria: AccountListFilter) -> list[dict]:
+    """One page of accounts, ordered by id: entity columns plus `pending_reward`
+    and, with balances, `tokens` (at most `TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS` each)."""
+    entities = Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES)
+    if criteria.include_balance:
+        entities = entities.exclude(num=TREASURY_ACCOUNT_NUM, memo=SYNTHETIC_TREASURY_MEMO)
+    entities = _compare(_compare(entities, "id", criteria.accounts), "balance", criteria.balances)
+    for comparison in criteria.public_keys:
+        entities = _compare(entities, "public_key", [comparison])
+    descending = criteria.order == "desc"
+    rows = list(entities.order_by("-id" if descending else "id").values(*ACCOUNT_COLUMNS)[: criteria.limit])
+    ids = [row["id"] for row in rows]
+    stakes = {stake["id"]: stake for stake in EntityStake.objects.filter(id__in=ids).values()} if ids else {}
+    tokens = {}
+    if criteria.include_balance:
+        token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]
+        tokens = _current_token_balances(ids, descending, token_limit)
+    for row in rows:
+        row["pending_reward"] = pending_reward(row, stakes.get(row["id"]))
+        if criteria.include_balance:
+            row["tokens"] = tokens.get(row["id"], [])
+        else:
+            del row["balance"], row["balance_timestamp"]
+    return rows
+
+
+def account_get(*, account_id: int, timestamps: Sequence[Comparison] = (), now: int) -> dict | None:
+    """One account as `account_list` renders it (with balance and up to
+    `TOKEN_BALANCE_LIMIT_SINGLE_ACCOUNT` token balances), as it was within the
+    `timestamps` range when given; None if it did not exist (then)."""
+    token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_SINGLE_ACCOUNT"]
+    if not timestamps:
+        row = (
+            Entity.objects.filter(id=account_id, type__in=BALANCE_ENTITY_TYPES)
+            .exclude(num=TREASURY_ACCOUNT_NUM, memo=SYNTHETIC_TREASURY_MEMO)
+            .values(*ACCOUNT_COLUMNS)
+            .first()
+        )
+        if row is None:
+            return None
+        stake = EntityStake.objects.filter(id=account_id).values().first()
+        row["tokens"] = _current_token_balances([account_id], False, token_limit).get(account_id, [])
+    else:
+        where, params = _historical_range_condition(timestamps)
+        row = _newest_version("entity", ACCOUNT_COLUMNS, account_id, where, params, account_only=True)
+        if row is None:
+            return None
+        stake = _newest_version("entity_stake", _STAKE_COLUMNS, account_id, where, params)
+        row["tokens"] = []
+        window = balance_snapshot_range(timestamps=timestamps, now=now)
+        if window is not None:
+            lower, snapshot = window
+            balance = (
+                AccountBalance.objects.filter(
+                    account_id=account_id, consensus_timestamp__gte=lower, consensus_timestamp__lte=snapshot
+                )
+                .order_by("-consensus_timestamp")
+                .values_list("balance", flat=True)
+                .first()
+            )
+            # An account the snapshots do not hold yet had nothing.
+            row["balance"], row["balance_timestamp"] = balance or 0, snapshot
+            row["tokens"] = _snapshot_token_balances([account_id], lower, snapshot, False, token_limit).get(
+                account_id, []
+            )
+    row["pending_reward"] = pending_reward(row, stake)
+    return row
+
+
+def pending_reward(entity: dict, stake: dict | None) -> int:
+    """The reward the account earned since its last payout, counted only while it
+    stakes to a node, takes rewards and its staking period has ended."""
+    staked_node = entity["staked_node_id"]
+    start = entity["stake_period_start"]
+    if stake is None or entity["decline_reward"] or staked_node is None or staked_node == -1:
+        return 0
+    if start is not None and start >= stake["end_stake_period"]:
+        return 0
+    return stake["pending_reward"]
+
+
+def timestamp_range_is_empty(timestamps: Sequence[Comparison]) -> bool:
+    lower, upper, _ = _timestamp_bounds(timestamps)
+    return lower is not None and upper is not None and lower > upper
+
+
+_STAKE_COLUMNS = ("id", "end_stake_period", "pending_reward")
+
+
+def _timestamp_bounds(timestamps: Sequence[Comparison]) -> tuple[int | None, int | None, list[int]]:
+    """Inclusive (lower, upper) of the comparisons, None when open, and the excluded instants;
+    an `eq` bounds from above: the state at an instant is the newest one up to it."""
+    lower = upper = None
+    excluded = []
+    for comparison in timestamps:
+        operator, value = comparison.operator, comparison.value
+        if operator in ("gt", "gte"):
+            value += operator == "gt"
+            lower = value if lower is None else max(lower, value)
+        elif operator in ("lt", "lte", "eq"):
+            value -= operator == "lt"
+            upper = value if upper is None else min(upper, value)
+        else:
+            excluded.append(value)
+    return lower, upper, excluded
+
+
+def _historical_range_condition(timestamps: Sequence[Comparison]) -> tuple[str, list]:
+    lower, upper, excluded = _timestamp_bounds(timestamps)
+    # No bigint lies past the last one: a later lower bound is the last one, a later upper bound none.
+    if lower is not None:
+        lower = min(lower, MAX_LONG)
+    if upper is not None and upper >= MAX_LONG:
+        upper = None
+    where, params = "timestamp_range && int8range(%s, %s, '[]')", [lower, upper]
+    for instant in excluded:
+        if instant <= MAX_LONG:
+            where += " and not timestamp_range @> %s::bigint"
+            params.append(instant)
+    return where, params
+
+
+def _newest_version(
+    table: str, columns: Sequence[str], entity_id: int, where: str, params: list, *, account_only: bool = False
+) -> dict | None:
+    """The newest row of `table` or `<table>_history` for `entity_id` matching `where`."""
+    condition = f"id = %s and {where}"
+    if account_only:
+        condition += " and type in ('ACCOUNT', 'CONTRACT') and not (num = %s and memo = %s)"
+        params = [*params, TREASURY_ACCOUNT_NUM, SYNTHETIC_TREASURY_MEMO]
+    selected = ", ".join(columns)
+    sql = (
+        f"(select {selected}, timestamp_range from {table} where {condition})"
+        f" union all (select {selected}, timestamp_range from {table}_history where {condition})"
+        " order by timestamp_range desc limit 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [entity_id, *params, entity_id, *params])
+        found = cursor.fetchone()
+    return None if found is None else dict(zip(columns, found))

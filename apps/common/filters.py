@@ -134,3 +134,21 @@ def parse_order(text: str) -> str:
     if text.lower() not in ("asc", "desc"):
         raise ValueError(f"Invalid order {text!r}")
     return text.lower()
+
+
+def parse_bool(text: str) -> bool:
+    if text.lower() not in ("true", "false"):
+        raise ValueError(f"Invalid boolean {text!r}")
+    return text.lower() == "true"
+
+
+def equals_only(parser: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A value that takes no operator but `eq` (`nonce=1`, `nonce=eq:1`)."""
+
+    def parse(text: str):
+        operator, operand = split_operator(text)
+        if operator != "eq":
+            raise ValueError(f"Unsupported operator {operator!r}")
+        return parser(operand)
+
+    return parse

@@ -6,8 +6,10 @@ the base class adds what every route shares:
 - more values of one parameter than `MAX_REPEATED_QUERY_PARAMETERS`:
   `Parameter values count exceeds maximum number allowed: <name> count: <n> max: <max>`;
 - a bad value: `Invalid parameter: <name>`, once per bad value.
-All messages of a request are reported together, in the upstream's order
-(counts, then bad values, then unknown names), as one `InvalidArgument`.
+All messages of a request are reported together as one `InvalidArgument`, in
+the order of the upstream's filter validation (counts, then bad values, then
+unknown names), or, for routes the upstream validates parameter by parameter
+(`messages_in_query_order`), in the order of the query.
 
 `ListFilterSet` adds `limit` (default and maximum from settings, or the
 authenticated user's maximum; larger values are capped) and `order`, and orders
@@ -25,6 +27,8 @@ from apps.common.query import QueryParams
 
 
 class QueryFilterSet(django_filters.FilterSet):
+    messages_in_query_order = False
+
     def __init__(self, params: QueryParams, queryset=None, *, request=None):
         self.params = params
         self.messages, usable = self._split_params()
@@ -37,29 +41,36 @@ class QueryFilterSet(django_filters.FilterSet):
             (f.param if isinstance(f, MirrorFilter) and f.param else name): f for name, f in filters.items()
         }
 
-    def _split_params(self) -> tuple[dict[str, list[str]], QueryParams]:
-        """Messages for repeated and unknown names, and the parameters left to validate."""
+    def _split_params(self) -> tuple[dict[str, dict[str, str]], QueryParams]:
+        """Messages (by name) for repeated and unknown names, and the parameters left to validate."""
         maximum = settings.MIRROR["MAX_REPEATED_QUERY_PARAMETERS"]
-        too_many, unknown, usable = [], [], {}
+        too_many, unknown, usable = {}, {}, {}
         for name, values in self.params.items():
             if len(values) > maximum:
-                too_many.append(
+                too_many[name] = (
                     f"Parameter values count exceeds maximum number allowed: {name} "
                     f"count: {len(values)} max: {maximum}"
                 )
             elif name not in self.base_filters:
-                unknown.append(f"Unknown query parameter: {name}")
+                unknown[name] = f"Unknown query parameter: {name}"
             else:
                 usable[name] = values
         return {"too_many": too_many, "unknown": unknown}, usable
 
     def validate(self) -> None:
         """Raises InvalidArgument with every problem of the query."""
-        invalid = []
+        invalid = {}
         if not self.form.is_valid():
             for name in self.params:
-                invalid.extend(f"Invalid parameter: {name}" for _ in self.form.errors.get(name, ()))
-        messages = [*self.messages["too_many"], *invalid, *self.messages["unknown"]]
+                invalid[name] = [f"Invalid parameter: {name}" for _ in self.form.errors.get(name, ())]
+        too_many, unknown = self.messages["too_many"], self.messages["unknown"]
+        if self.messages_in_query_order:
+            messages = []
+            for name in self.params:
+                rejected = too_many.get(name) or unknown.get(name)
+                messages.extend([rejected] if rejected else invalid.get(name, ()))
+        else:
+            messages = [*too_many.values(), *(m for ms in invalid.values() for m in ms), *unknown.values()]
         if messages:
             raise InvalidArgument(*messages)
 

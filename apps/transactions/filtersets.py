@@ -1,7 +1,7 @@
 """Query parameters of `/transactions` and `/transactions/{transactionIdOrHash}`."""
 
 from apps.common.codecs import parse_entity_id, parse_timestamp
-from apps.common.filters import LastValueFilter, OperatorFilter, split_operator
+from apps.common.filters import LastValueFilter, OperatorFilter, equals_only, parse_bool
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.transactions.models import Transaction
 from apps.transactions.selectors import (
@@ -45,24 +45,6 @@ def parse_nonce(text: str) -> int:
     if not text.isdigit() or int(text) > MAX_INT:
         raise ValueError(f"Invalid nonce {text!r}")
     return int(text)
-
-
-def parse_bool(text: str) -> bool:
-    if text.lower() not in ("true", "false"):
-        raise ValueError(f"Invalid boolean {text!r}")
-    return text.lower() == "true"
-
-
-def equals_only(parser):
-    """A value that takes no operator but `eq` (`nonce=1`, `nonce=eq:1`)."""
-
-    def parse(text: str):
-        operator, operand = split_operator(text)
-        if operator != "eq":
-            raise ValueError(f"Unsupported operator {operator!r}")
-        return parser(operand)
-
-    return parse
 
 
 class TransactionFilterSet(ListFilterSet):

@@ -1,8 +1,18 @@
+from django.conf import settings
 from rest_framework import serializers
 
-from apps.common.codecs import format_entity_id
+from apps.common.codecs import MAX_NUM, encode_alias, encode_key, format_entity_id, format_timestamp, to_hex
 
-__all__ = ("BalanceSerializer",)
+__all__ = ("AccountSerializer", "BalanceSerializer", "format_delegation_address", "format_evm_address")
+
+NANOS_PER_SECOND = 1_000_000_000
+NANOS_PER_DAY = 86_400 * NANOS_PER_SECOND
+EVM_ADDRESS_LENGTH = 20
+_ZERO_ADDRESS = bytes(EVM_ADDRESS_LENGTH)
+
+
+def _token_balances(tokens: list[dict]) -> list[dict]:
+    return [{"token_id": format_entity_id(token["token_id"]), "balance": token["balance"]} for token in tokens]
 
 
 class BalanceSerializer(serializers.BaseSerializer):
@@ -10,8 +20,74 @@ class BalanceSerializer(serializers.BaseSerializer):
         return {
             "account": format_entity_id(row["account_id"]),
             "balance": row["balance"],
-            "tokens": [
-                {"token_id": format_entity_id(token["token_id"]), "balance": token["balance"]}
-                for token in row["tokens"]
-            ],
+            "tokens": _token_balances(row["tokens"]),
         }
+
+
+def format_evm_address(row: dict) -> str:
+    """The account's EVM address; without one, a 20-byte alias, else the id as a long-zero address."""
+    if row["evm_address"] is not None:
+        return to_hex(row["evm_address"])
+    alias = row["alias"]
+    if alias is not None and len(alias) == EVM_ADDRESS_LENGTH:
+        return to_hex(alias)
+    return "0x" + format(row["id"] & MAX_NUM, "040x")
+
+
+def format_delegation_address(address: bytes | None) -> str:
+    """`0x` + the delegate's address; `0x` alone when there is none (cleared means all zeros)."""
+    if not address or bytes(address) == _ZERO_ADDRESS:
+        return "0x"
+    return to_hex(address)
+
+
+def _expiry(row: dict) -> int | None:
+    if row["expiration_timestamp"] is not None:
+        return row["expiration_timestamp"]
+    if row["created_timestamp"] is None or row["auto_renew_period"] is None:
+        return None
+    return row["created_timestamp"] + row["auto_renew_period"] * NANOS_PER_SECOND
+
+
+class AccountSerializer(serializers.BaseSerializer):
+    """The `AccountInfo` object, from a row of `selectors.account_list` / `account_get`."""
+
+    def to_representation(self, row):
+        staked_node = row["staked_node_id"]
+        staked_to_node = staked_node is not None and staked_node != -1
+        period_start = row["stake_period_start"]
+        account = {
+            "account": format_entity_id(row["id"]),
+            "alias": encode_alias(row["alias"]),
+            "auto_renew_period": row["auto_renew_period"],
+            "balance": (
+                {
+                    "balance": row["balance"],
+                    "timestamp": format_timestamp(row["balance_timestamp"]),
+                    "tokens": _token_balances(row["tokens"]),
+                }
+                if "balance" in row
+                else None
+            ),
+            "created_timestamp": format_timestamp(row["created_timestamp"]),
+            "decline_reward": row["decline_reward"],
+            "deleted": row["deleted"],
+            "ethereum_nonce": row["ethereum_nonce"],
+            "evm_address": format_evm_address(row),
+            "expiry_timestamp": format_timestamp(_expiry(row)),
+            "key": encode_key(row["key"]),
+            "max_automatic_token_associations": row["max_automatic_token_associations"],
+            "memo": row["memo"],
+            "pending_reward": row["pending_reward"],
+            "receiver_sig_required": row["receiver_sig_required"],
+            "staked_account_id": format_entity_id(row["staked_account_id"]),
+            "staked_node_id": staked_node if staked_to_node else None,
+            "stake_period_start": (
+                format_timestamp(period_start * NANOS_PER_DAY)
+                if staked_to_node and period_start is not None and period_start != -1
+                else None
+            ),
+        }
+        if settings.MIRROR["DELEGATION_ADDRESS"]:
+            account["delegation_address"] = format_delegation_address(row["delegation_address"])
+        return account

@@ -1,9 +1,10 @@
-from apps.accounts.api.views import BalanceViewSet
+from apps.accounts.api.views import AccountViewSet, BalanceViewSet
 from apps.common.api.routers import MirrorRouter
 
 app_name = "accounts-api"
 
 router = MirrorRouter()
 router.register("balances", BalanceViewSet, basename="balance")
+router.register("accounts", AccountViewSet, basename="account")
 
 urlpatterns = router.urls

@@ -1,13 +1,13 @@
 from django.db.backends.postgresql.psycopg_any import NumericRange as Range
 
-from apps.accounts.models import AccountBalance, Entity
+from apps.accounts.models import AccountBalance, Entity, EntityHistory, EntityStake, EntityStakeHistory
 from apps.common.codecs import decode_entity_id
 from apps.tokens.models import TokenAccount, TokenBalance
 
 
-def create_entity(entity_id: int, *, type: str = "ACCOUNT", **overrides) -> Entity:
+def _entity_fields(entity_id: int, type: str) -> dict:
     decoded = decode_entity_id(entity_id)
-    fields = {
+    return {
         "id": entity_id,
         "num": decoded.num,
         "realm": decoded.realm,
@@ -18,7 +18,10 @@ def create_entity(entity_id: int, *, type: str = "ACCOUNT", **overrides) -> Enti
         "decline_reward": False,
         "deleted": False,
     }
-    return Entity.objects.create(**{**fields, **overrides})
+
+
+def create_entity(entity_id: int, *, type: str = "ACCOUNT", **overrides) -> Entity:
+    return Entity.objects.create(**{**_entity_fields(entity_id, type), **overrides})
 
 
 def create_account_balances(consensus_timestamp: int, balances: dict[int, int]) -> None:
@@ -44,4 +47,23 @@ def create_token_account(account: int, token: int, balance: int, *, associated: 
         balance=balance,
         associated=associated,
         timestamp_range=Range(0, None),
+    )
+
+
+def create_entity_history(entity_id: int, lower: int, upper: int, **overrides) -> None:
+    """A superseded version of an account, valid in [lower, upper)."""
+    fields = {**_entity_fields(entity_id, "ACCOUNT"), "timestamp_range": Range(lower, upper)}
+    EntityHistory.objects.create(**{**fields, **overrides})
+
+
+def create_entity_stake(entity_id: int, *, pending_reward: int, end_stake_period: int, lower: int = 0, upper=None):
+    model = EntityStake if upper is None else EntityStakeHistory
+    model.objects.create(
+        id=entity_id,
+        end_stake_period=end_stake_period,
+        pending_reward=pending_reward,
+        staked_node_id_start=1,
+        staked_to_me=0,
+        stake_total_start=0,
+        timestamp_range=Range(lower, upper),
     )

@@ -87,8 +87,6 @@ def test_defaults():
     [
         ("consensus=hashgraph", ["Unknown query parameter: consensus"]),
         ("account.id=0.x", ["Invalid parameter: account.id"]),
-        ("account.id=AEBAG&account.id=0x71eaa748d5252be68c1185588beca495459fdba4", ["Invalid parameter: account.id"]),
-        ("account.id=gt:0x71eaa748d5252be68c1185588beca495459fdba4", ["Invalid parameter: account.id"]),
         ("account.balance=-1", ["Invalid parameter: account.balance"]),
         ("account.balance=x", ["Invalid parameter: account.balance"]),
         ("account.publickey=abc", ["Invalid parameter: account.publickey"]),
@@ -100,3 +98,43 @@ def test_defaults():
 )
 def test_messages(query, messages):
     assert messages_of(query) == messages
+
+
+ONLY_ONE = {"message": "Invalid parameter: account.id", "detail": "Only one EVM address or alias is allowed."}
+EQUALS_ONLY = {"message": "Invalid parameter: account.id", "detail": "EVM address or alias only supports equals operator"}
+
+
+@pytest.mark.parametrize(
+    ("query", "messages"),
+    [
+        (f"account.id=AEBAG&account.id=0x{ADDRESS}", [ONLY_ONE]),
+        (f"account.id={ADDRESS}&account.id=0x0000000000000000000000000000000000000009", [ONLY_ONE]),
+        (f"account.id=gt:0x{ADDRESS}", [EQUALS_ONLY]),
+        ("account.id=lte:AEBAG", [EQUALS_ONLY]),
+        # A long-zero address names an id, yet is still an address.
+        ("account.id=gte:0x0000000000000000000000000000000000000008", [EQUALS_ONLY]),
+        # After an address, no other account.id may bound a range.
+        (f"account.id={ADDRESS}&account.id=gt:0.0.5", [EQUALS_ONLY]),
+        ("account.id=0.0.AEBAG", ["Invalid parameter: account.id"]),
+        (f"account.id=0.0.{ADDRESS}", ["Invalid parameter: account.id"]),
+        # account.id is read once the other parameters are valid, and alone.
+        ("account.id=0.x&order=x&account.balance=-1", ["Invalid parameter: order", "Invalid parameter: account.balance"]),
+        ("account.id=0.x&account.id=AEBAG&account.id=AEBAG&limit=2", ["Invalid parameter: account.id"]),
+    ],
+)
+def test_evm_address_and_alias_rules(query, messages):
+    assert messages_of(query) == messages
+
+
+def test_evm_address_or_alias_after_a_range_and_repeated():
+    criteria = list_filter(f"account.id=gt:0.0.5&account.id=0x{ADDRESS}&account.id=0x{ADDRESS}")
+
+    assert criteria.accounts == (Comparison("gt", 5), Comparison("eq", EvmAddress(bytes.fromhex(ADDRESS))))
+
+
+def test_messages_follow_the_query_order():
+    assert messages_of("order=x&consensus=1&limit=0") == [
+        "Invalid parameter: order",
+        "Unknown query parameter: consensus",
+        "Invalid parameter: limit",
+    ]

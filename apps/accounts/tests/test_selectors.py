@@ -113,6 +113,18 @@ def test_accounts_by_evm_address_and_alias(entities):
     assert balances(accounts=[Comparison("eq", AccountAlias(b"\x01\x02\x03"))]) == [(8, 800, None, [])]
     assert balances(accounts=[Comparison("eq", EvmAddress(bytes(20)))]) == []
     assert balances(accounts=[Comparison("eq", AccountAlias(b"\x09"))]) == []
+    # An unknown address compares as NULL: the other ids still match.
+    assert balances(accounts=[Comparison("eq", 5), Comparison("eq", EvmAddress(bytes(20)))]) == [
+        (5, 500, NOW - 9, [(102, 13), (100, 11)])
+    ]
+
+
+def test_accounts_by_evm_address_at_a_snapshot(entities, snapshots):
+    create_account_balances(S4, {8: 888})
+
+    assert balances(accounts=[Comparison("eq", EvmAddress(EVM_ADDRESS))], timestamps=at(("lte", S4))) == [
+        (8, 888, S4, [])
+    ]
 
 
 def test_entity_lookups_skip_deleted_entities(entities):

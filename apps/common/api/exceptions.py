@@ -19,9 +19,11 @@ logger = logging.getLogger("apps.common")
 
 
 class MirrorApiError(Exception):
+    """`messages` are texts, or `{"message", "detail"}` objects when a text alone does not say enough."""
+
     status_code = 500
 
-    def __init__(self, *messages: str):
+    def __init__(self, *messages: str | dict):
         super().__init__(*messages)
         self.messages = list(messages)
 
@@ -32,6 +34,10 @@ class InvalidArgument(MirrorApiError):
     @classmethod
     def for_params(cls, *names: str) -> "InvalidArgument":
         return cls(*(f"Invalid parameter: {name}" for name in names))
+
+    @classmethod
+    def with_detail(cls, name: str, detail: str) -> "InvalidArgument":
+        return cls({"message": f"Invalid parameter: {name}", "detail": detail})
 
 
 class NotFound(MirrorApiError):
@@ -64,11 +70,15 @@ class HeadersTooLarge(MirrorApiError):
         super().__init__("Request header fields too large")
 
 
-def error_body(*messages: str) -> dict:
-    return {"_status": {"messages": [{"message": message} for message in messages]}}
+def error_body(*messages: str | dict) -> dict:
+    return {
+        "_status": {
+            "messages": [message if isinstance(message, dict) else {"message": message} for message in messages]
+        }
+    }
 
 
-def error_status_and_messages(exc: Exception) -> tuple[int, list[str]]:
+def error_status_and_messages(exc: Exception) -> tuple[int, list[str | dict]]:
     if isinstance(exc, MirrorApiError):
         return exc.status_code, exc.messages
     if isinstance(exc, (Http404, drf_exceptions.NotFound, drf_exceptions.MethodNotAllowed)):

@@ -1,0 +1,156 @@
+"""Shared pieces of the read-only admins over the mirror tables.
+
+- `display_*`: stored values as the API prints them: entity ids `0.0.N`, timestamps
+  `seconds.nanos` with their UTC date, hashes and other bytes as `0x` hex, transaction types
+  and results by name. They return None for NULL, which the admin shows as "-".
+- `parse_search_*`: the search box reads what the API prints.
+- `MirrorModelAdmin`: read-only (no add, change or delete); its detail page shows every column,
+  through `column_displays` (column -> display function), bytes as hex; its paginator counts at
+  most `COUNT_CAP` rows, as these tables are too large to count.
+"""
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.postgres.fields import ArrayField
+from django.core.paginator import Paginator
+from django.db import models
+from django.utils.functional import cached_property
+
+from apps.common.codecs import (
+    add_hex_prefix,
+    format_entity_id,
+    format_timestamp,
+    parse_entity_id,
+    parse_timestamp,
+    to_hex,
+)
+from apps.common.hapi import result_name, transaction_type_name
+
+__all__ = (
+    "COUNT_CAP",
+    "CappedCountPaginator",
+    "MirrorModelAdmin",
+    "display_entity_id",
+    "display_hex",
+    "display_result",
+    "display_timestamp",
+    "display_transaction_type",
+    "parse_search_entity_id",
+    "parse_search_hex",
+    "parse_search_timestamp",
+)
+
+COUNT_CAP = 10_000
+NANOS_PER_SECOND = 1_000_000_000
+
+_SEARCH_ENTITY_ID = re.compile(r"^\d{1,4}\.\d{1,5}\.\d{1,12}$")
+_SEARCH_TIMESTAMP = re.compile(r"^\d{1,10}\.\d{1,9}$")
+_SEARCH_HEX = re.compile(r"^(?:0x)?([0-9A-Fa-f]+)$")
+
+
+# The API's own spellings, under the names the admins use.
+display_entity_id = format_entity_id
+display_transaction_type = transaction_type_name
+display_result = result_name
+
+
+def display_timestamp(nanos: int | None) -> str | None:
+    """`1700000000.000000001 (2023-11-14 22:13:20 UTC)`."""
+    if nanos is None:
+        return None
+    date = datetime.fromtimestamp(nanos // NANOS_PER_SECOND, tz=UTC)
+    return f"{format_timestamp(nanos)} ({date:%Y-%m-%d %H:%M:%S} UTC)"
+
+
+def display_hex(value: bytes | memoryview | str | None) -> str | None:
+    """`0x` hex of bytes, or of a hash the mirror stores as hex text."""
+    if isinstance(value, str):
+        return add_hex_prefix(value)
+    return to_hex(value)
+
+
+def parse_search_entity_id(term: str) -> int | None:
+    """The encoded id of a `shard.realm.num` term; None for anything else."""
+    if not _SEARCH_ENTITY_ID.match(term):
+        return None
+    try:
+        return parse_entity_id(term, allow_evm_address=False).encoded
+    except ValueError:
+        return None
+
+
+def parse_search_timestamp(term: str) -> int | None:
+    """The nanoseconds of a `seconds.nanos` term; None for anything else."""
+    return parse_timestamp(term) if _SEARCH_TIMESTAMP.match(term) else None
+
+
+def parse_search_hex(term: str, *, min_digits: int) -> str | None:
+    """The lowercase hex digits of a hex term (`0x` optional) of at least `min_digits`."""
+    match = _SEARCH_HEX.match(term)
+    if not match or len(match.group(1)) < min_digits:
+        return None
+    return match.group(1).lower()
+
+
+class CappedCountPaginator(Paginator):
+    """Counts at most `COUNT_CAP + 1` rows instead of the whole table."""
+
+    @cached_property
+    def count(self):
+        return self.object_list.order_by()[: COUNT_CAP + 1].count()
+
+
+def _column_display(field: models.Field, display: Callable[[Any], Any]) -> Callable[[models.Model], Any]:
+    def show(obj):
+        return display(getattr(obj, field.attname))
+
+    show.__name__ = field.name
+    return admin.display(description=field.verbose_name)(show)
+
+
+def _display_hex_list(values: list | None) -> str | None:
+    return None if values is None else ", ".join(display_hex(value) for value in values)
+
+
+def _default_display(field: models.Field) -> Callable[[Any], Any] | None:
+    if isinstance(field, models.BinaryField):
+        return display_hex
+    if isinstance(field, ArrayField) and isinstance(field.base_field, models.BinaryField):
+        return _display_hex_list
+    return None
+
+
+class MirrorModelAdmin(admin.ModelAdmin):
+    # column -> how its stored value shows on the detail page
+    column_displays: dict[str, Callable[[Any], Any]] = {}
+    # names of admin display methods shown before the columns
+    detail_summary: tuple[str, ...] = ()
+    paginator = CappedCountPaginator
+    show_full_result_count = False
+
+    @cached_property
+    def detail_fields(self) -> list:
+        fields: list = list(self.detail_summary)
+        for field in self.model._meta.concrete_fields:
+            display = self.column_displays.get(field.name) or _default_display(field)
+            fields.append(field.name if display is None else _column_display(field, display))
+        return fields
+
+    def get_fields(self, request, obj=None):
+        return self.detail_fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.detail_fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

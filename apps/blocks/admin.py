@@ -10,6 +10,7 @@ from django.contrib import admin
 from apps.blocks.models import RecordFile
 from apps.common.admin import (
     MirrorModelAdmin,
+    column,
     display_hex,
     display_timestamp,
     parse_search_hex,
@@ -23,7 +24,13 @@ MIN_HASH_PREFIX_DIGITS = 8
 
 @admin.register(RecordFile)
 class RecordFileAdmin(MirrorModelAdmin):
-    list_display = ("index", "timestamp", "block_hash", "count", "gas_used")
+    list_display = (
+        "index",
+        column("consensus_end", display_timestamp, sortable=True),
+        column("hash", display_hex),
+        "count",
+        "gas_used",
+    )
     search_fields = ("index",)
     search_help_text = (
         "Block number (42), hash (0x…, at least 8 hex digits) or a timestamp in the block (1700000000.000000001)"
@@ -36,14 +43,6 @@ class RecordFileAdmin(MirrorModelAdmin):
         "consensus_start": display_timestamp,
         "consensus_end": display_timestamp,
     }
-
-    @admin.display(description="consensus end", ordering="consensus_end")
-    def timestamp(self, block):
-        return display_timestamp(block.consensus_end)
-
-    @admin.display(description="hash")
-    def block_hash(self, block):
-        return display_hex(block.hash)
 
     def get_search_results(self, request, queryset, search_term):
         term = search_term.strip()

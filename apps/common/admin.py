@@ -2,8 +2,9 @@
 
 - `display_*`: stored values as the API prints them: entity ids `0.0.N`, timestamps
   `seconds.nanos` with their UTC date, hashes and other bytes as `0x` hex, transaction types
-  and results by name. They return None for NULL, which the admin shows as "-".
+  and results by name; memos as their text. They return None for NULL, which the admin shows as "-".
 - `parse_search_*`: the search box reads what the API prints.
+- `column`: a list or detail column that shows an attribute through a display function.
 - `MirrorModelAdmin`: read-only (no add, change or delete); its detail page shows every column,
   through `column_displays` (column -> display function), bytes as hex; its paginator counts at
   most `COUNT_CAP` rows, as these tables are too large to count.
@@ -34,9 +35,11 @@ __all__ = (
     "COUNT_CAP",
     "CappedCountPaginator",
     "MirrorModelAdmin",
+    "column",
     "display_entity_id",
     "display_hex",
     "display_result",
+    "display_text",
     "display_timestamp",
     "display_transaction_type",
     "parse_search_entity_id",
@@ -73,6 +76,11 @@ def display_hex(value: bytes | memoryview | str | None) -> str | None:
     return to_hex(value)
 
 
+def display_text(value: bytes | memoryview | None) -> str | None:
+    """Bytes that hold text (a memo) as that text; undecodable bytes as replacement characters."""
+    return None if value is None else bytes(value).decode("utf-8", errors="replace")
+
+
 def parse_search_entity_id(term: str) -> int | None:
     """The encoded id of a `shard.realm.num` term; None for anything else."""
     if not _SEARCH_ENTITY_ID.match(term):
@@ -104,12 +112,20 @@ class CappedCountPaginator(Paginator):
         return self.object_list.order_by()[: COUNT_CAP + 1].count()
 
 
-def _column_display(field: models.Field, display: Callable[[Any], Any]) -> Callable[[models.Model], Any]:
-    def show(obj):
-        return display(getattr(obj, field.attname))
+def column(
+    name: str, display: Callable[[Any], Any], *, description: str | None = None, sortable: bool = False
+) -> Callable[[models.Model], Any]:
+    """A list or detail column showing the model's `name` attribute through `display`."""
 
-    show.__name__ = field.name
-    return admin.display(description=field.verbose_name)(show)
+    def show(obj):
+        shown = display(getattr(obj, name))
+        # The detail page would print None; the list shows the same dash either way.
+        return admin.site.empty_value_display if shown is None else shown
+
+    show.__name__ = name
+    return admin.display(description=description or name.replace("_", " "), ordering=name if sortable else None)(
+        show
+    )
 
 
 def _display_hex_list(values: list | None) -> str | None:
@@ -137,7 +153,7 @@ class MirrorModelAdmin(admin.ModelAdmin):
         fields: list = list(self.detail_summary)
         for field in self.model._meta.concrete_fields:
             display = self.column_displays.get(field.name) or _default_display(field)
-            fields.append(field.name if display is None else _column_display(field, display))
+            fields.append(field.name if display is None else column(field.attname, display, description=field.verbose_name))
         return fields
 
     def get_fields(self, request, obj=None):

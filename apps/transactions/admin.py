@@ -17,8 +17,10 @@ from django.utils.http import urlencode
 
 from apps.common.admin import (
     MirrorModelAdmin,
+    column,
     display_entity_id,
     display_result,
+    display_text,
     display_timestamp,
     display_transaction_type,
     parse_search_entity_id,
@@ -82,7 +84,14 @@ class PayerFilter(admin.SimpleListFilter):
 
 @admin.register(Transaction)
 class TransactionAdmin(MirrorModelAdmin):
-    list_display = ("timestamp", "transaction_id", "name", "result_name", "payer", "charged_tx_fee")
+    list_display = (
+        column("consensus_timestamp", display_timestamp, sortable=True),
+        "transaction_id",
+        column("type", display_transaction_type),
+        column("result", display_result),
+        "payer",
+        "charged_tx_fee",
+    )
     list_filter = (TypeFilter, ResultFilter, PayerFilter)
     search_fields = ("consensus_timestamp",)
     search_help_text = (
@@ -101,23 +110,12 @@ class TransactionAdmin(MirrorModelAdmin):
         "entity_id": display_entity_id,
         "valid_start_ns": display_timestamp,
         "parent_consensus_timestamp": display_timestamp,
+        "memo": display_text,
     }
-
-    @admin.display(description="consensus timestamp", ordering="consensus_timestamp")
-    def timestamp(self, transaction):
-        return display_timestamp(transaction.consensus_timestamp)
 
     @admin.display(description="transaction id")
     def transaction_id(self, transaction):
         return format_transaction_id(transaction.payer_account_id, transaction.valid_start_ns)
-
-    @admin.display(description="type")
-    def name(self, transaction):
-        return display_transaction_type(transaction.type)
-
-    @admin.display(description="result")
-    def result_name(self, transaction):
-        return display_result(transaction.result)
 
     @admin.display(description="payer")
     def payer(self, transaction):

@@ -125,5 +125,6 @@ def test_detail_page_shows_values_as_the_api_prints_them(admin_client):
     assert f"0x{record_file(7, 0).prev_hash}" in content
     assert "1700000000.000000007 (2023-11-14 22:13:20 UTC)" in content
     assert "0x01ff" in content
+    assert "None" not in content
     assert "b&#x27;" not in content
     assert "memory at" not in content

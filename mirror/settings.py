@@ -19,11 +19,14 @@ Everything a deployment changes comes from the environment:
   status page it last read before reading it again.
 - MIRROR_USERS: HTTP Basic users with their own page-size maximum, as JSON:
   `[{"username": "u", "password": "p", "limit": 1000}]`.
+- MIRROR_ADMIN_LOGIN_FAILURES (5) and MIRROR_ADMIN_LOGIN_COOLOFF_MINUTES (15): the admin
+  login refuses an address, and a username, after that many failed attempts, for that long.
 """
 
 import json
 import logging
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -92,10 +95,13 @@ INSTALLED_APPS = [
     "apps.tokens",
     "apps.topics",
     "apps.transactions",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Next: the admin's static files are answered before anything else runs.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "apps.common.middleware.MirrorApiMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -103,7 +109,21 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "apps.common.pages.DatabaseOutageMiddleware",
+    # Last, as django-axes requires.
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Admin login throttling: by address and, separately, by username (a guess spread over many
+# addresses is throttled too); attempts are kept in the database, shared by every worker.
+AXES_FAILURE_LIMIT = int(os.environ.get("MIRROR_ADMIN_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("MIRROR_ADMIN_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
 
 ROOT_URLCONF = "mirror.urls"
 WSGI_APPLICATION = "mirror.wsgi.application"
@@ -162,7 +182,9 @@ TIME_ZONE = "UTC"
 USE_I18N = False
 USE_TZ = True
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Served by WhiteNoise straight from the apps' static directories, in every mode: no
+# `collectstatic` step, no STATIC_ROOT.
+WHITENOISE_USE_FINDERS = True
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 MIRROR_CACHE_TTL = int(os.environ.get("MIRROR_CACHE_TTL", "0"))

@@ -1,9 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 
 from apps.common.api.views import route_not_found
+from apps.common.pages import landing
 
 urlpatterns = [
+    path("", landing, name="landing"),
+    path("admin", RedirectView.as_view(url="/admin/", permanent=True)),
     path("admin/", admin.site.urls),
     path("api/v1/", include("apps.blocks.api.urls")),
     path("", include("apps.status.api.urls")),

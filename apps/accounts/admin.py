@@ -22,7 +22,6 @@ from apps.common.codecs import (
 )
 from apps.common.filters import Comparison
 from apps.transactions import selectors as transaction_selectors
-from apps.transactions.admin import CappedCountPaginator
 from apps.transactions.api.serializers import format_transaction_id
 
 RECENT_TRANSACTIONS = 25
@@ -46,8 +45,6 @@ class AccountAdmin(ReadOnlyModelAdmin):
     search_fields = ("id",)
     search_help_text = "Account id (0.0.8), base32 alias or EVM address (0x…)"
     ordering = ("id",)
-    paginator = CappedCountPaginator
-    show_full_result_count = False
     list_per_page = 50
     fields = (
         "account",

@@ -5,7 +5,8 @@ them (bigint as exact JSON numbers, bytea as `"\\x…"`, int8range as text,
 arrays, enums, jsonb). A conformance case file (rows under `"rows"`) loads too.
 `json_populate_recordset` converts every column type exactly, so rows go in
 with one statement per table. Files load in one transaction: any error leaves
-the database as it was and names the file, table and row.
+the database as it was and names the file, table and row. `if_empty` loads only
+into a mirror without rows, so data being served is never replaced.
 """
 
 import json
@@ -33,16 +34,27 @@ def read_fixture(path: Path) -> dict[str, list[dict]]:
     return document
 
 
-def load_fixture_files(paths: Iterable[Path], *, replace: bool = False) -> dict[str, int]:
-    """Loads every file in one transaction; returns the row count per table."""
+def load_fixture_files(
+    paths: Iterable[Path], *, replace: bool = False, if_empty: bool = False
+) -> dict[str, int] | None:
+    """Loads every file in one transaction; returns the row count per table, or None when
+    `if_empty` and the mirror has rows."""
     counts: dict[str, int] = {}
     with transaction.atomic():
+        if if_empty and not mirror_is_empty():
+            return None
         if replace:
             empty_mirror_tables()
         for path in paths:
             for table, count in load_rows(read_fixture(path), source=str(path)).items():
                 counts[table] = counts.get(table, 0) + count
     return counts
+
+
+def mirror_is_empty() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("select not (" + " or ".join(f'exists (select from "{table}")' for table in mirror_tables()) + ")")
+        return cursor.fetchone()[0]
 
 
 def empty_mirror_tables() -> None:

@@ -3,32 +3,37 @@
 The table is one of the largest of the mirror: every list here is an ordered,
 limited read, filters use static choices (never `select distinct` over the
 table), and the paginator counts at most `COUNT_CAP` rows.
+
+The search box takes what the API prints: a transaction id (or the SDKs'
+`0.0.8@1234567890.000000001`), a consensus timestamp, a transaction hash (hex,
+`0x` optional, or base64) or a payer account id.
 """
 
 import re
 
 from django.contrib import admin
-from django.core.paginator import Paginator
-from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.http import urlencode
 
-from apps.common.codecs import format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
+from apps.common.admin import (
+    MirrorModelAdmin,
+    column,
+    display_entity_id,
+    display_result,
+    display_text,
+    display_timestamp,
+    display_transaction_type,
+    parse_search_entity_id,
+    parse_search_timestamp,
+)
+from apps.common.codecs import parse_entity_id
 from apps.transactions import selectors
 from apps.transactions.api.serializers import format_transaction_id
+from apps.transactions.api.views import parse_transaction_hash
 from apps.transactions.models import Transaction
 
-COUNT_CAP = 10_000
 # `0.0.8-1234567890-000000001`, or the SDKs' `0.0.8@1234567890.000000001`.
 _TRANSACTION_ID = re.compile(r"^(\d+)\.(\d+)\.(\d+)(?:-(\d{1,19})-|@(\d{1,19})\.)(\d{1,9})$")
-
-
-class CappedCountPaginator(Paginator):
-    """Counts at most `COUNT_CAP + 1` rows instead of the whole table."""
-
-    @cached_property
-    def count(self):
-        return self.object_list.order_by()[: COUNT_CAP + 1].count()
 
 
 class TypeFilter(admin.SimpleListFilter):
@@ -78,65 +83,67 @@ class PayerFilter(admin.SimpleListFilter):
 
 
 @admin.register(Transaction)
-class TransactionAdmin(admin.ModelAdmin):
-    list_display = ("timestamp", "transaction_id", "name", "result_name", "payer", "charged_tx_fee")
+class TransactionAdmin(MirrorModelAdmin):
+    list_display = (
+        column("consensus_timestamp", display_timestamp, sortable=True),
+        "transaction_id",
+        column("type", display_transaction_type),
+        column("result", display_result),
+        "payer",
+        "charged_tx_fee",
+    )
     list_filter = (TypeFilter, ResultFilter, PayerFilter)
     search_fields = ("consensus_timestamp",)
-    search_help_text = "Transaction id (0.0.8-1234567890-000000001) or consensus timestamp (1234567890.000000001)"
+    search_help_text = (
+        "Transaction id (0.0.8-1234567890-000000001), consensus timestamp (1234567890.000000001), "
+        "transaction hash (hex or base64) or payer (0.0.8)"
+    )
     ordering = ("-consensus_timestamp",)
-    paginator = CappedCountPaginator
-    show_full_result_count = False
     list_per_page = 50
-
-    @admin.display(description="consensus timestamp", ordering="consensus_timestamp")
-    def timestamp(self, transaction):
-        return format_timestamp(transaction.consensus_timestamp)
+    detail_summary = ("transaction_id",)
+    column_displays = {
+        "consensus_timestamp": display_timestamp,
+        "type": display_transaction_type,
+        "result": display_result,
+        "payer_account_id": display_entity_id,
+        "node_account_id": display_entity_id,
+        "entity_id": display_entity_id,
+        "valid_start_ns": display_timestamp,
+        "parent_consensus_timestamp": display_timestamp,
+        "memo": display_text,
+    }
 
     @admin.display(description="transaction id")
     def transaction_id(self, transaction):
         return format_transaction_id(transaction.payer_account_id, transaction.valid_start_ns)
 
-    @admin.display(description="type")
-    def name(self, transaction):
-        return selectors.transaction_type_name(transaction.type)
-
-    @admin.display(description="result")
-    def result_name(self, transaction):
-        return selectors.result_name(transaction.result)
-
     @admin.display(description="payer")
     def payer(self, transaction):
-        payer = format_entity_id(transaction.payer_account_id)
+        payer = display_entity_id(transaction.payer_account_id)
         return format_html('<a href="?{}">{}</a>', urlencode({"payer": payer}), payer)
 
     def get_search_results(self, request, queryset, search_term):
-        """A transaction id selects its transactions; a timestamp the one at that instant."""
         term = search_term.strip()
         if not term:
             return queryset, False
         if match := _TRANSACTION_ID.match(term):
-            shard, realm, num, seconds, sdk_seconds, nanos = match.groups()
-            try:
-                payer = parse_entity_id(f"{shard}.{realm}.{num}", allow_evm_address=False).encoded
-            except ValueError:
-                return queryset.none(), False
-            if sdk_seconds is not None:
-                seconds, nanos = sdk_seconds, nanos.ljust(9, "0")
-            valid_start = int(seconds) * 1_000_000_000 + int(nanos)
-            return queryset.filter(payer_account_id=payer, valid_start_ns=valid_start), False
+            return self._by_transaction_id(queryset, *match.groups()), False
+        if (timestamp := parse_search_timestamp(term)) is not None:
+            return queryset.filter(consensus_timestamp=timestamp), False
+        if (payer := parse_search_entity_id(term)) is not None:
+            return queryset.filter(payer_account_id=payer), False
+        if transaction_hash := parse_transaction_hash(term):
+            rows = selectors.transactions_by_hash(transaction_hash=transaction_hash).rows
+            return queryset.filter(consensus_timestamp__in=[row["consensus_timestamp"] for row in rows]), False
+        return queryset.none(), False
+
+    @staticmethod
+    def _by_transaction_id(queryset, shard, realm, num, seconds, sdk_seconds, nanos):
         try:
-            return queryset.filter(consensus_timestamp=parse_timestamp(term)), False
+            payer = parse_entity_id(f"{shard}.{realm}.{num}", allow_evm_address=False).encoded
         except ValueError:
-            return queryset.none(), False
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+            return queryset.none()
+        if sdk_seconds is not None:
+            seconds, nanos = sdk_seconds, nanos.ljust(9, "0")
+        valid_start = int(seconds) * 1_000_000_000 + int(nanos)
+        return queryset.filter(payer_account_id=payer, valid_start_ns=valid_start)

@@ -82,3 +82,49 @@ def test_bulk_delete_action_is_not_offered(admin_client, blocks):
     response = admin_client.get(CHANGELIST)
 
     assert b"delete_selected" not in response.content
+
+
+def test_list_shows_hashes_and_timestamps_as_the_api_prints_them(admin_client, blocks):
+    content = admin_client.get(CHANGELIST).content.decode()
+
+    assert f"0x{HASHES[11]}" in content
+    assert "0.000001100 (1970-01-01 00:00:00 UTC)" in content
+
+
+def test_search_by_hash_as_the_api_prints_it(admin_client, blocks):
+    assert listed_numbers(admin_client.get(CHANGELIST, {"q": f"0x{HASHES[11]}"})) == [11]
+
+
+def test_search_by_uppercase_hash_prefix(admin_client, blocks):
+    assert listed_numbers(admin_client.get(CHANGELIST, {"q": "0x" + "C" * 12})) == [12]
+
+
+def test_search_by_short_hash_prefix_finds_nothing(admin_client, blocks):
+    assert listed_numbers(admin_client.get(CHANGELIST, {"q": "0xccc"})) == []
+
+
+@pytest.mark.parametrize(
+    ("term", "expected"),
+    [("0.000001095", [11]), ("0.0000011", [11]), ("0.000001090", [11]), ("0.000001200", [12]), ("0.000001085", [])],
+)
+def test_search_by_timestamp_finds_the_block_containing_it(admin_client, blocks, term, expected):
+    # Block N spans (N * 100 - 10) to N * 100 ns; 1085 falls between blocks 10 and 11.
+    assert listed_numbers(admin_client.get(CHANGELIST, {"q": term})) == expected
+
+
+def test_search_by_too_large_number_finds_nothing(admin_client, blocks):
+    assert listed_numbers(admin_client.get(CHANGELIST, {"q": "9" * 25})) == []
+
+
+def test_detail_page_shows_values_as_the_api_prints_them(admin_client):
+    create_record_files(record_file(7, 1_700_000_000_000_000_007, logs_bloom=b"\x01\xff"))
+
+    content = admin_client.get(f"{CHANGELIST}1700000000000000007/change/").content.decode()
+
+    assert f"0x{record_file(7, 0).hash}" in content
+    assert f"0x{record_file(7, 0).prev_hash}" in content
+    assert "1700000000.000000007 (2023-11-14 22:13:20 UTC)" in content
+    assert "0x01ff" in content
+    assert "None" not in content
+    assert "b&#x27;" not in content
+    assert "memory at" not in content

@@ -129,6 +129,35 @@ def test_replace_empties_every_mirror_table_first(tmp_path, existing_block):
         assert cursor.fetchone() == (0,)
 
 
+def test_if_empty_loads_into_an_empty_mirror(tmp_path):
+    path = write(tmp_path / "blocks.json", {"record_file": [record_file_row(7, 700)]})
+
+    assert load(path, "--if-empty") == "loaded 1 rows into 1 tables\n"
+    assert stored_blocks() == [(7, 700, "block-7.rcd")]
+
+
+def test_if_empty_keeps_a_mirror_with_rows(tmp_path, existing_block):
+    path = write(tmp_path / "blocks.json", {"record_file": [record_file_row(7, 700)]})
+
+    assert load(path, "--if-empty") == "the mirror already has rows: nothing loaded\n"
+    assert stored_blocks() == existing_block
+
+
+def test_if_empty_sees_rows_of_any_mirror_table(tmp_path):
+    with connection.cursor() as cursor:
+        cursor.execute("insert into prng (consensus_timestamp, payer_account_id, range) values (1, 2, 3)")
+    path = write(tmp_path / "blocks.json", {"record_file": [record_file_row(7, 700)]})
+
+    assert load(path, "--if-empty") == "the mirror already has rows: nothing loaded\n"
+    assert stored_blocks() == []
+
+
+def test_if_empty_and_replace_exclude_each_other(tmp_path):
+    path = write(tmp_path / "blocks.json", {"record_file": [record_file_row(7, 700)]})
+
+    assert load_error(path, "--if-empty", replace=True) == "--replace and --if-empty exclude each other"
+
+
 def test_malformed_json(tmp_path, existing_block):
     path = write(tmp_path / "broken.json", '{"record_file": [')
 

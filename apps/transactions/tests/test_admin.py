@@ -1,8 +1,10 @@
+import base64
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from apps.transactions.tests.factories import SECOND, create_transaction
+from apps.transactions.tests.factories import SECOND, create_transaction, transaction_hash
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +22,7 @@ def admin_client():
 
 @pytest.fixture
 def transactions():
-    create_transaction(T + 1, 8)
+    create_transaction(T + 1, 8, memo="paid in ✓".encode())
     create_transaction(T + 2, 9, type=27, result=11)
     create_transaction(T + 3, 9, valid_start_ns=T + 2 * SECOND + SECOND // 2)
 
@@ -69,3 +71,51 @@ def test_transactions_are_read_only(admin_client, transactions):
     assert b"Save" not in detail.content
     assert admin_client.get(f"{CHANGELIST}add/").status_code == 403
     assert admin_client.post(f"{CHANGELIST}{T + 1}/delete/").status_code == 403
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda digest: digest.hex(),
+        lambda digest: "0x" + digest.hex(),
+        lambda digest: base64.b64encode(digest).decode(),
+        lambda digest: base64.urlsafe_b64encode(digest).decode(),
+    ],
+    ids=["hex", "0x-hex", "base64", "base64url"],
+)
+def test_search_by_transaction_hash(admin_client, transactions, encode):
+    response = admin_client.get(CHANGELIST, {"q": encode(transaction_hash(T + 2))})
+
+    assert listed(response) == ["2"]
+
+
+def test_search_by_payer_account_id(admin_client, transactions):
+    assert listed(admin_client.get(CHANGELIST, {"q": "0.0.9"})) == ["3", "2"]
+
+
+def test_search_by_timestamp_without_match(admin_client, transactions):
+    assert listed(admin_client.get(CHANGELIST, {"q": "1700000000.000000009"})) == []
+
+
+def test_detail_page_shows_values_as_the_api_prints_them(admin_client, transactions):
+    content = admin_client.get(f"{CHANGELIST}{T + 1}/change/").content.decode()
+
+    assert "0.0.8-1700000000-000000000" in content
+    assert "1700000000.000000001 (2023-11-14 22:13:20 UTC)" in content
+    assert "CRYPTOTRANSFER" in content
+    assert "SUCCESS" in content
+    assert ">0.0.8<" in content
+    assert ">0.0.3<" in content
+    assert "0x" + transaction_hash(T + 1).hex() in content
+    assert ">paid in ✓<" in content
+    assert "None" not in content
+    assert "b&#x27;" not in content
+    assert "memory at" not in content
+    assert ">14<" not in content
+    assert ">22<" not in content
+
+
+def test_changelist_shows_timestamps_with_their_date(admin_client, transactions):
+    content = admin_client.get(CHANGELIST).content.decode()
+
+    assert "1700000000.000000003 (2023-11-14 22:13:20 UTC)" in content

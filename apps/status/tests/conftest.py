@@ -4,21 +4,10 @@ import pytest
 
 from apps.blocks.models import RecordFile
 from apps.common.clock import frozen_at
-from apps.status import snapshots
 from apps.status.models import Component, Page
 from apps.status.timestamps import nanos_from_datetime
 
 NOW = datetime(2025, 3, 4, 15, 21, 7, 512000, tzinfo=UTC)
-
-
-@pytest.fixture(autouse=True)
-def snapshot_per_request(settings):
-    """Each test starts as a new process would, and reads the page on every request unless
-    it tests the snapshot's age."""
-    settings.STATUS_SNAPSHOT_MAX_AGE = 0
-    snapshots.forget()
-    yield
-    snapshots.forget()
 
 
 @pytest.fixture

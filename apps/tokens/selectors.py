@@ -140,19 +140,9 @@ def token_balance_list(*, criteria: TokenBalanceListFilter, now: int) -> list[di
         window = balance_snapshot_range(timestamps=criteria.timestamps, now=now)
         if window is None:
             return []
-        lower, snapshot = window
-        # The latest balance of each account in the snapshot, then the balance filter on it.
-        accounts_sql, accounts_params = _comparisons("tb.account_id", criteria.accounts)
-        inner = (
-            "select distinct on (tb.account_id) tb.account_id, tb.balance, %s::bigint as consensus_timestamp"
-            " from token_balance tb"
-            " where tb.token_id = %s and tb.consensus_timestamp >= %s and tb.consensus_timestamp <= %s"
-            f"{accounts_sql} order by tb.account_id {order}, tb.consensus_timestamp desc"
-        )
-        params = [snapshot, criteria.token_id, lower, snapshot, *accounts_params]
-        balances_sql, balances_params = _comparisons("b.balance", criteria.balances)
-        sql = f"select b.* from ({inner}) b where true{balances_sql}"
-        params += balances_params
+        sql, params = _snapshot_balances_sql(criteria, *window)
+        # The holders come out in account order already: a sort would read them all.
+        ordering = ""
     else:
         conditions_sql, conditions_params = _comparisons("b.account_id", criteria.accounts)
         balances_sql, balances_params = _comparisons("b.balance", criteria.balances)
@@ -161,15 +151,53 @@ def token_balance_list(*, criteria: TokenBalanceListFilter, now: int) -> list[di
             f" where b.token_id = %s and b.associated is true{conditions_sql}{balances_sql}"
         )
         params = [criteria.token_id, *conditions_params, *balances_params]
+        ordering = f" order by b.account_id {order}"
     if criteria.public_key is not None:
         sql += " and exists (select 1 from entity e where e.id = b.account_id and e.type = %s and e.public_key = %s)"
         params += [EntityType.ACCOUNT, criteria.public_key]
-    rows = _fetch_dicts(f"{sql} order by b.account_id {order} limit %s", [*params, criteria.limit])
+    rows = _fetch_dicts(f"{sql}{ordering} limit %s", [*params, criteria.limit])
     if rows:
         decimals = Token.objects.filter(token_id=criteria.token_id).values_list("decimals", flat=True).first()
         for row in rows:
             row["decimals"] = decimals
     return rows
+
+
+def _snapshot_balances_sql(criteria: TokenBalanceListFilter, lower: int, snapshot: int) -> tuple[str, list]:
+    """Each account's latest balance of the token in [lower, snapshot], in account order.
+
+    A `distinct on (account_id)` would read (and sort) every balance of the
+    token in the window before the first row. Instead the holders are found one
+    at a time, each the next account id of the `(token_id, account_id,
+    consensus_timestamp)` index after the previous one, and each one's balance
+    is one more probe of it: the rows read grow with the page, not the token.
+    """
+    order = "desc" if criteria.order == "desc" else "asc"
+    accounts_sql, accounts_params = _comparisons("tb.account_id", criteria.accounts)
+    in_window = "tb.token_id = %s and tb.consensus_timestamp >= %s and tb.consensus_timestamp <= %s"
+    window_params = [criteria.token_id, lower, snapshot]
+    balances_sql, balances_params = _comparisons("b.balance", criteria.balances)
+    sql = (
+        "with recursive holder as ("
+        f" (select tb.account_id from token_balance tb where {in_window}{accounts_sql}"
+        f"  order by tb.account_id {order} limit 1)"
+        " union all"
+        f" select (select tb.account_id from token_balance tb where {in_window}{accounts_sql}"
+        f"  and tb.account_id {'<' if order == 'desc' else '>'} holder.account_id"
+        f"  order by tb.account_id {order} limit 1)"
+        " from holder where holder.account_id is not null)"
+        " select b.account_id, b.balance, %s::bigint as consensus_timestamp from holder"
+        " cross join lateral (select tb.account_id, tb.balance from token_balance tb"
+        f"  where {in_window} and tb.account_id = holder.account_id order by tb.consensus_timestamp desc limit 1) b"
+        f" where true{balances_sql}"
+    )
+    params = [
+        *window_params, *accounts_params,
+        *window_params, *accounts_params,
+        snapshot, *window_params,
+        *balances_params,
+    ]
+    return sql, params
 
 
 def _comparisons(column: str, comparisons: Sequence[Comparison]) -> tuple[str, list]:

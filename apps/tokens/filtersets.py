@@ -17,6 +17,7 @@ __all__ = (
     "TokenBalanceFilterSet",
     "TokenDetailFilterSet",
     "TokenFilterSet",
+    "parse_equals",
     "parse_token_id",
 )
 

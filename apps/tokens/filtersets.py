@@ -50,11 +50,11 @@ def parse_balance(text: str) -> int:
 class TokenFilterSet(ListFilterSet):
     """`/tokens`: each filter narrows the tokens that have an entity row."""
 
-    account_id = OperatorFilter(param="account.id", field_name="token_id", parser=parse_token_id, method="associated_with")
-    name = OperatorFilter(field_name="name", parser=parse_token_name, operators={"eq"}, method="named")
-    publickey = OperatorFilter(field_name="token_id", parser=parse_public_key, method="with_public_key")
+    account_id = OperatorFilter(param="account.id", parser=parse_token_id, method="associated_with")
+    name = OperatorFilter(parser=parse_token_name, operators={"eq"}, method="named")
+    publickey = OperatorFilter(parser=parse_public_key, method="with_public_key")
     token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_token_id)
-    type = OperatorFilter(field_name="type", parser=parse_token_type, operators={"eq"}, method="of_type")
+    type = OperatorFilter(parser=parse_token_type, operators={"eq"}, method="of_type")
 
     ordering_fields = ("token_id",)
 

@@ -1,0 +1,186 @@
+import copy
+
+from django.urls import resolve
+from rest_framework.response import Response
+
+from apps.common import clock
+from apps.common.api.exceptions import InvalidArgument, NotFound, error_response
+from apps.common.api.views import MirrorViewSet
+from apps.common.codecs import format_entity_id, format_timestamp, parse_positive_long, parse_timestamp
+from apps.common.pagination import Anchor
+from apps.common.query import parse_query_string
+from apps.tokens import selectors
+from apps.tokens.api.serializers import (
+    NftSerializer,
+    NftTransactionSerializer,
+    TokenBalanceSerializer,
+    TokenInfoSerializer,
+    TokenSerializer,
+)
+from apps.tokens.filtersets import (
+    NftFilterSet,
+    NftTransactionFilterSet,
+    TokenBalanceFilterSet,
+    TokenDetailFilterSet,
+    TokenFilterSet,
+    parse_equals,
+    parse_token_id,
+)
+from apps.tokens.models import Nft, TokenAccount
+
+TOKEN_ID_PARAM = "token.id"
+
+
+def token_id_from_path(text: str) -> int:
+    try:
+        return parse_token_id(text)
+    except ValueError:
+        # The upstream names the path parameter in lower case here.
+        raise InvalidArgument.for_params("tokenid") from None
+
+
+def serial_number_from_path(text: str) -> int:
+    try:
+        return parse_positive_long(text)
+    except ValueError:
+        raise InvalidArgument.for_params("serialnumber") from None
+
+
+class TokenViewSet(MirrorViewSet):
+    filterset_class = TokenFilterSet
+    detail_filterset_class = TokenDetailFilterSet
+    serializer_class = TokenSerializer
+    results_key = "tokens"
+    pagination_anchors = (Anchor(TOKEN_ID_PARAM, "token_id", format=format_entity_id, parse=parse_token_id),)
+    cache_control = {"list": "public, max-age=10", "retrieve": "public, max-age=5"}
+
+    def get_queryset(self):
+        return selectors.token_queryset()
+
+    def list(self, request, *args, **kwargs):
+        response = super().list(request, *args, **kwargs)
+        if not self.get_filterset(self.filterset_class).paged:
+            response.data["links"]["next"] = None
+        return response
+
+    def retrieve(self, request, token_id):
+        token = token_id_from_path(token_id)
+        as_of = self.get_filterset(self.detail_filterset_class).as_of()
+        info = selectors.token_info(token_id=token, as_of=as_of)
+        if info is None:
+            raise NotFound()
+        return Response(TokenInfoSerializer(info).data)
+
+
+class TokenBalanceViewSet(MirrorViewSet):
+    filterset_class = TokenBalanceFilterSet
+    serializer_class = TokenBalanceSerializer
+    results_key = "balances"
+    pagination_anchors = (Anchor("account.id", "account_id", format=format_entity_id, parse=parse_token_id),)
+
+    def get_queryset(self):
+        return TokenAccount.objects.none()
+
+    def list_rows(self, filterset):
+        token = token_id_from_path(self.kwargs["token_id"])
+        return selectors.token_balance_list(criteria=filterset.list_filter(token), now=clock.now_ns())
+
+    def list_envelope(self, rows):
+        # The newest balance on the page: the snapshot's, or the latest current balance's.
+        timestamps = [row["consensus_timestamp"] for row in rows if row["consensus_timestamp"] is not None]
+        return {"timestamp": format_timestamp(max(timestamps)) if timestamps else None}
+
+
+class NftViewSet(MirrorViewSet):
+    filterset_class = NftFilterSet
+    serializer_class = NftSerializer
+    results_key = "nfts"
+    pagination_anchors = (Anchor("serialnumber", "serial_number"),)
+
+    def get_queryset(self):
+        return selectors.nft_queryset(token_id=token_id_from_path(self.kwargs["token_id"]))
+
+    def list_rows(self, filterset):
+        rows = super().list_rows(filterset)
+        if rows:
+            # In lists an NFT of a deleted token shows as deleted.
+            token_deleted = selectors.token_is_deleted(token_id=rows[0]["token_id"])
+            for row in rows:
+                _add_modified_timestamp(row)
+                if token_deleted:
+                    row["deleted"] = True
+        return rows
+
+    def retrieve(self, request, token_id, serial_number):
+        token = token_id_from_path(token_id)
+        serial = serial_number_from_path(serial_number)
+        self.validate_detail_query()
+        nft = selectors.nft_get(token_id=token, serial_number=serial)
+        if nft is None:
+            raise NotFound()
+        _add_modified_timestamp(nft)
+        return Response(self.get_serializer(nft).data)
+
+
+def _add_modified_timestamp(row: dict) -> None:
+    row["modified_timestamp"] = row["timestamp_range"].lower
+
+
+class NftTransactionViewSet(MirrorViewSet):
+    filterset_class = NftTransactionFilterSet
+    serializer_class = NftTransactionSerializer
+    results_key = "transactions"
+    pagination_anchors = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)
+
+    def get_queryset(self):
+        return Nft.objects.none()
+
+    def list_rows(self, filterset):
+        token = token_id_from_path(self.kwargs["token_id"])
+        serial = serial_number_from_path(self.kwargs["serial_number"])
+        filterset.validate()
+        return selectors.nft_transaction_list(
+            token_id=token,
+            serial_number=serial,
+            timestamps=tuple(filterset.form.cleaned_data.get("timestamp") or ()),
+            limit=filterset.limit_value,
+            order=filterset.order_value,
+        )
+
+    def list(self, request, *args, **kwargs):
+        response = super().list(request, *args, **kwargs)
+        if response.data["transactions"]:
+            nft = selectors.nft_get(
+                token_id=token_id_from_path(kwargs["token_id"]),
+                serial_number=serial_number_from_path(kwargs["serial_number"]),
+            )
+            if nft is None or nft["created_timestamp"] is None:
+                # Without the NFT's creation the mirror holds only part of its history.
+                response.status_code = 206
+        return response
+
+
+def token_id_param_view(request, **kwargs):
+    """`/tokens/<rest>?token.id=X&...` answered as `/tokens/X/<rest>?...`, the long form it abbreviates."""
+    query_string = request.META.get("QUERY_STRING", "")
+    values = parse_query_string(query_string).get(TOKEN_ID_PARAM)
+    if not values:
+        return error_response(InvalidArgument(f"Missing required parameter: {TOKEN_ID_PARAM}"))
+    try:
+        if len(values) != 1 or values[0] is None:
+            raise ValueError("one token id expected")
+        token_text = parse_equals(values[0])
+        parse_token_id(token_text)
+    except ValueError:
+        return error_response(InvalidArgument.for_params(TOKEN_ID_PARAM))
+
+    path_info = request.path_info.replace("/tokens/", f"/tokens/{token_text}/", 1)
+    kept = "&".join(part for part in query_string.split("&") if TOKEN_ID_PARAM not in parse_query_string(part))
+    forwarded = copy.copy(request)
+    forwarded.META = forwarded.environ = {**request.META, "PATH_INFO": path_info, "QUERY_STRING": kept}
+    forwarded.path = request.path.removesuffix(request.path_info) + path_info
+    forwarded.path_info = path_info
+    forwarded.__dict__.pop("GET", None)
+    match = resolve(path_info)
+    forwarded.resolver_match = match
+    return match.func(forwarded, *match.args, **match.kwargs)

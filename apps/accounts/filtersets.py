@@ -1,6 +1,8 @@
-"""Query parameters of `/balances`."""
+"""Query parameters of `/balances` and of the account sub-routes (`/accounts/{id}/nfts`, ...)."""
 
 import re
+
+from django.conf import settings
 
 from apps.accounts.models import AccountBalance
 from apps.accounts.selectors import AccountAlias, BalanceListFilter, EvmAddress
@@ -8,8 +10,19 @@ from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import EvmAddressType, decode_base32_alias, parse_entity_id, parse_positive_long, parse_timestamp
 from apps.common.filters import OperatorFilter
 from apps.common.filtersets import ListFilterSet
+from apps.common.keyset import LOWER_OPERATORS, UPPER_OPERATORS, KeyFilter, KeysetFilterSet
 
-__all__ = ("BalanceFilterSet", "parse_balance_account", "parse_public_key")
+__all__ = (
+    "AccountNftFilterSet",
+    "BalanceFilterSet",
+    "CryptoAllowanceFilterSet",
+    "StakingRewardFilterSet",
+    "TokenAllowanceFilterSet",
+    "TokenRelationshipFilterSet",
+    "parse_balance_account",
+    "parse_entity_id_or_num_alias",
+    "parse_public_key",
+)
 
 _PUBLIC_KEY = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{66}|[0-9A-Fa-f]{88})$")
 # DER header of an ED25519 public key (SubjectPublicKeyInfo); entity.public_key holds the raw key.
@@ -75,3 +88,89 @@ class BalanceFilterSet(ListFilterSet):
             limit=self.limit_value,
             order=self.order_value,
         )
+
+
+#
+# Account sub-routes: /accounts/{id}/nfts, /rewards, /allowances/crypto, /allowances/tokens, /tokens
+#
+
+
+def parse_entity_id_or_num_alias(text: str) -> int:
+    """An entity id, or an EVM address that encodes one (long-zero)."""
+    return parse_entity_id(text, evm_address_type=EvmAddressType.NUM_ALIAS).encoded
+
+
+# The upstream's controllers of these routes read the default page size once, at startup.
+STARTUP_LIMIT_DEFAULT = settings.MIRROR["LIMIT_DEFAULT"]
+
+
+def _reject_not_equal(filterset, messages: dict[str, str]) -> None:
+    """The upstream answers `ne` on these parameters with its own text, not `Invalid parameter`."""
+    for param, message in messages.items():
+        if any(c.operator == "ne" for c in filterset.form.cleaned_data.get(param) or ()):
+            raise InvalidArgument(message)
+
+
+class AccountNftFilterSet(KeysetFilterSet):
+    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+    serialnumber = KeyFilter(field_name="serial_number", parser=parse_positive_long)
+    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
+
+    keyset_params = ("token.id", "serialnumber")
+    default_order = "desc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+
+    def validate(self) -> None:
+        super().validate()
+        spenders = self.form.cleaned_data.get("spender.id") or ()
+        for operators in (LOWER_OPERATORS, UPPER_OPERATORS):
+            if sum(c.operator in operators for c in spenders) > 1:
+                raise InvalidArgument("Multiple range params not allowed for spender.id")
+        _reject_not_equal(self, {"spender.id": "Not equals (ne) comparison operator is not supported"})
+
+
+class StakingRewardFilterSet(ListFilterSet):
+    timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
+
+    default_order = "desc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+    ordering_fields = ("consensus_timestamp",)
+
+    def validate(self) -> None:
+        super().validate()
+        _reject_not_equal(self, {"timestamp": "Not equals (ne) operator is not supported for timestamp"})
+
+
+class CryptoAllowanceFilterSet(ListFilterSet):
+    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
+
+    default_order = "desc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+    ordering_fields = ("spender",)
+
+    def validate(self) -> None:
+        super().validate()
+        _reject_not_equal(
+            self, {"spender.id": "Not equal (ne) comparison operator is not supported for spender.id"}
+        )
+
+
+class TokenAllowanceFilterSet(KeysetFilterSet):
+    spender_id = KeyFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
+    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+
+    keyset_params = ("spender.id", "token.id")
+    default_order = "asc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+
+
+class TokenRelationshipFilterSet(ListFilterSet):
+    token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+
+    default_order = "asc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+    ordering_fields = ("token_id",)
+
+    def validate(self) -> None:
+        super().validate()
+        _reject_not_equal(self, {"token.id": "Not equal (ne) comparison operator is not supported for token.id"})

@@ -20,12 +20,16 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.db.models.lookups import Exact
+from django.db.models.functions import Coalesce
 
-from apps.accounts.models import AccountBalance, Entity, EntityType
+from apps.accounts.models import AccountBalance, CryptoAllowance, Entity, EntityType, StakingRewardTransfer
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison
+from apps.common.lookups import RangeLower
+from apps.tokens.models import Nft, Token, TokenAccount, TokenAllowance
 
 __all__ = (
     "AccountAlias",
@@ -33,13 +37,21 @@ __all__ = (
     "EvmAddress",
     "balance_list",
     "balance_snapshot_range",
+    "account_exists",
     "account_id_from_path",
+    "account_nft_queryset",
+    "crypto_allowance_queryset",
     "entity_id_by_alias",
     "entity_id_by_evm_address",
+    "staking_reward_queryset",
+    "token_allowance_queryset",
+    "token_relationship_queryset",
 )
 
 TREASURY_ACCOUNT_NUM = 2
 BALANCE_ENTITY_TYPES = (EntityType.ACCOUNT, EntityType.CONTRACT)
+NFT_COLUMNS = ("account_id", "created_timestamp", "delegating_spender", "metadata", "serial_number", "spender", "token_id")
+ALLOWANCE_COLUMNS = ("amount", "amount_granted", "owner", "spender", "timestamp_range")
 
 
 @dataclass(frozen=True)
@@ -289,3 +301,67 @@ def _first_day_of_month(nanos: int, *, months_back: int = 0) -> int:
     month_index = moment.year * 12 + moment.month - 1 - months_back
     start = datetime.datetime(month_index // 12, month_index % 12 + 1, 1, tzinfo=datetime.timezone.utc)
     return int((start - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)).total_seconds()) * 1_000_000_000
+
+
+#
+# Account sub-routes: each a queryset of dicts over one account's rows, which the
+# route's FilterSet narrows, orders and pages along an index led by the account column.
+#
+
+
+def account_exists(*, account_id: int) -> bool:
+    return Entity.objects.filter(id=account_id).exists()
+
+
+def account_nft_queryset(*, account_id: int) -> QuerySet:
+    """The account's NFTs; `deleted_or_burned` is true also when their token is deleted."""
+    token_deleted = Entity.objects.filter(id=OuterRef("token_id")).values("deleted")[:1]
+    return (
+        Nft.objects.filter(account_id=account_id)
+        .annotate(modified_timestamp=RangeLower("timestamp_range"))
+        .values(
+            *NFT_COLUMNS,
+            "modified_timestamp",
+            deleted_or_burned=ExpressionWrapper(
+                Q(deleted=True) | Q(Exact(Coalesce(Subquery(token_deleted), False), True)),
+                output_field=BooleanField(),
+            ),
+        )
+    )
+
+
+def staking_reward_queryset(*, account_id: int) -> QuerySet:
+    return StakingRewardTransfer.objects.filter(account_id=account_id).values(
+        "account_id", "amount", "consensus_timestamp"
+    )
+
+
+def crypto_allowance_queryset(*, owner_id: int) -> QuerySet:
+    """The account's crypto allowances with an amount left."""
+    return CryptoAllowance.objects.filter(owner=owner_id, amount__gt=0).values(*ALLOWANCE_COLUMNS)
+
+
+def token_allowance_queryset(*, owner_id: int) -> QuerySet:
+    return TokenAllowance.objects.filter(owner=owner_id, amount__gt=0).values(*ALLOWANCE_COLUMNS, "token_id")
+
+
+def token_relationship_queryset(*, account_id: int) -> QuerySet:
+    """The tokens the account is associated with; freeze and KYC status fall back to the token's."""
+    token = Token.objects.filter(token_id=OuterRef("token_id"))
+    return (
+        TokenAccount.objects.filter(account_id=account_id, associated=True)
+        .annotate(
+            decimals=Subquery(token.values("decimals")[:1]),
+            effective_freeze_status=Coalesce("freeze_status", Subquery(token.values("freeze_status")[:1])),
+            effective_kyc_status=Coalesce("kyc_status", Subquery(token.values("kyc_status")[:1])),
+        )
+        .values(
+            "automatic_association",
+            "balance",
+            "created_timestamp",
+            "decimals",
+            "token_id",
+            "effective_freeze_status",
+            "effective_kyc_status",
+        )
+    )

@@ -207,9 +207,13 @@ def decode_base32_alias(text: str) -> bytes:
     if not _BASE32_ALIAS.match(text):
         raise ValueError(f"Invalid alias {text!r}")
     try:
-        return base64.b32decode(text + "=" * (-len(text) % 8))
+        alias = base64.b32decode(text + "=" * (-len(text) % 8))
     except binascii.Error:
         raise ValueError(f"Invalid alias {text!r}") from None
+    # Strict decoding: the bits past the last whole byte must be zero.
+    if encode_alias(alias) != text:
+        raise ValueError(f"Invalid alias {text!r}")
+    return alias
 
 
 def encode_alias(alias: bytes | None) -> str | None:

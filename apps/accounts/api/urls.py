@@ -1,3 +1,4 @@
+from apps.accounts.api import views
 from apps.accounts.api.views import BalanceViewSet
 from apps.common.api.routers import MirrorRouter
 
@@ -5,5 +6,12 @@ app_name = "accounts-api"
 
 router = MirrorRouter()
 router.register("balances", BalanceViewSet, basename="balance")
+
+ACCOUNT = "accounts/(?P<id>[^/]+)"
+router.register(f"{ACCOUNT}/nfts", views.AccountNftViewSet, basename="account-nft")
+router.register(f"{ACCOUNT}/rewards", views.StakingRewardViewSet, basename="account-reward")
+router.register(f"{ACCOUNT}/allowances/crypto", views.CryptoAllowanceViewSet, basename="account-crypto-allowance")
+router.register(f"{ACCOUNT}/allowances/tokens", views.TokenAllowanceViewSet, basename="account-token-allowance")
+router.register(f"{ACCOUNT}/tokens", views.TokenRelationshipViewSet, basename="account-token")
 
 urlpatterns = router.urls

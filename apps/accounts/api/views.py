@@ -1,11 +1,27 @@
 from apps.accounts import selectors
-from apps.accounts.api.serializers import BalanceSerializer
-from apps.accounts.filtersets import BalanceFilterSet
+from apps.accounts.api.serializers import (
+    BalanceSerializer,
+    CryptoAllowanceSerializer,
+    StakingRewardSerializer,
+    TokenAllowanceSerializer,
+    TokenRelationshipSerializer,
+)
+from apps.accounts.filtersets import (
+    AccountNftFilterSet,
+    BalanceFilterSet,
+    CryptoAllowanceFilterSet,
+    StakingRewardFilterSet,
+    TokenAllowanceFilterSet,
+    TokenRelationshipFilterSet,
+    parse_entity_id_or_num_alias,
+)
 from apps.accounts.models import AccountBalance
 from apps.common import clock
+from apps.common.api.exceptions import NotFound
 from apps.common.api.views import MirrorViewSet
-from apps.common.codecs import decode_entity_id, format_timestamp, parse_entity_id
+from apps.common.codecs import decode_entity_id, format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
 from apps.common.pagination import Anchor
+from apps.tokens.api.serializers import NftSerializer
 
 
 def _format_account(encoded: int) -> str:
@@ -32,3 +48,95 @@ class BalanceViewSet(MirrorViewSet):
         # The newest balance on the page: the snapshot's, or the latest current balance's.
         timestamps = [row["consensus_timestamp"] for row in rows if row["consensus_timestamp"] is not None]
         return {"timestamp": format_timestamp(max(timestamps)) if timestamps else None}
+
+
+#
+# Account sub-routes
+#
+
+
+def _parse_id_anchor(text: str) -> int:
+    return parse_entity_id_or_num_alias(text)
+
+
+ID_ANCHOR = {"format": format_entity_id, "parse": _parse_id_anchor}
+
+
+class AccountPathMixin:
+    """Routes under `/accounts/{idOrAliasOrEvmAddress}/`."""
+
+    check_account_exists = False
+
+    def account_id(self) -> int:
+        if not hasattr(self, "_account_id"):
+            self._account_id = selectors.account_id_from_path(self.kwargs["id"])
+            if self.check_account_exists and not selectors.account_exists(account_id=self._account_id):
+                raise NotFound()
+        return self._account_id
+
+
+class AccountNftViewSet(AccountPathMixin, MirrorViewSet):
+    filterset_class = AccountNftFilterSet
+    serializer_class = NftSerializer
+    results_key = "nfts"
+
+    def get_queryset(self):
+        return selectors.account_nft_queryset(account_id=self.account_id())
+
+    def get_pagination_anchors(self, filterset):
+        keyset = filterset.keyset
+        return () if keyset.is_exact else keyset.anchors((format_entity_id, str), (_parse_id_anchor, int))
+
+    def list_rows(self, filterset):
+        rows = super().list_rows(filterset)
+        for row in rows:
+            row["deleted"] = row.pop("deleted_or_burned")
+        return rows
+
+
+class StakingRewardViewSet(AccountPathMixin, MirrorViewSet):
+    filterset_class = StakingRewardFilterSet
+    serializer_class = StakingRewardSerializer
+    results_key = "rewards"
+    pagination_anchors = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)
+    cache_control = {"list": "public, max-age=60"}
+    check_account_exists = True
+
+    def get_queryset(self):
+        return selectors.staking_reward_queryset(account_id=self.account_id())
+
+
+class CryptoAllowanceViewSet(AccountPathMixin, MirrorViewSet):
+    filterset_class = CryptoAllowanceFilterSet
+    serializer_class = CryptoAllowanceSerializer
+    results_key = "allowances"
+    pagination_anchors = (Anchor("spender.id", "spender", **ID_ANCHOR),)
+
+    def get_queryset(self):
+        return selectors.crypto_allowance_queryset(owner_id=self.account_id())
+
+
+class TokenAllowanceViewSet(AccountPathMixin, MirrorViewSet):
+    filterset_class = TokenAllowanceFilterSet
+    serializer_class = TokenAllowanceSerializer
+    results_key = "allowances"
+
+    def get_queryset(self):
+        return selectors.token_allowance_queryset(owner_id=self.account_id())
+
+    def get_pagination_anchors(self, filterset):
+        keyset = filterset.keyset
+        if keyset.is_exact:
+            return ()
+        return keyset.anchors((format_entity_id, format_entity_id), (_parse_id_anchor, _parse_id_anchor))
+
+
+class TokenRelationshipViewSet(AccountPathMixin, MirrorViewSet):
+    filterset_class = TokenRelationshipFilterSet
+    serializer_class = TokenRelationshipSerializer
+    results_key = "tokens"
+    pagination_anchors = (Anchor("token.id", "token_id", **ID_ANCHOR),)
+    check_account_exists = True
+
+    def get_queryset(self):
+        return selectors.token_relationship_queryset(account_id=self.account_id())

@@ -6,6 +6,7 @@ views; database failures become 503 `Service unavailable`, anything else 500
 """
 
 import logging
+from http import HTTPStatus
 
 from django.db import DatabaseError
 from django.http import Http404, JsonResponse
@@ -42,8 +43,21 @@ class Unauthorized(MirrorApiError):
     status_code = 401
 
 
-def error_body(*messages: str) -> dict:
-    return {"_status": {"messages": [{"message": message} for message in messages]}}
+class DetailedError(MirrorApiError):
+    """An error as the upstream's Java service words it: the HTTP reason phrase
+    as `message`, the explanation as `detail`."""
+
+    def __init__(self, status_code: int, detail: str):
+        super().__init__({"message": HTTPStatus(status_code).phrase, "detail": detail})
+        self.status_code = status_code
+
+
+def error_body(*messages: str | dict) -> dict:
+    return {
+        "_status": {
+            "messages": [{"message": message} if isinstance(message, str) else message for message in messages]
+        }
+    }
 
 
 def error_status_and_messages(exc: Exception) -> tuple[int, list[str]]:

@@ -1,6 +1,7 @@
 """Query parameters of `/balances` and of the account sub-routes (`/accounts/{id}/nfts`, ...)."""
 
 import re
+from dataclasses import dataclass
 
 from django.conf import settings
 
@@ -10,18 +11,41 @@ from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import EvmAddressType, decode_base32_alias, parse_entity_id, parse_positive_long, parse_timestamp
 from apps.common.filters import OperatorFilter
 from apps.common.filtersets import ListFilterSet
-from apps.common.keyset import LOWER_OPERATORS, UPPER_OPERATORS, KeyFilter, KeysetFilterSet
+from apps.common.java import (
+    JavaQuery,
+    bad_request,
+    parse_java_entity_id,
+    parse_java_number,
+    validate_limit,
+    validate_range_count,
+)
+from apps.common.keyset import (
+    JAVA_LENIENT_RULES,
+    JAVA_RULES,
+    LOWER_OPERATORS,
+    UPPER_OPERATORS,
+    Bound,
+    BoundRules,
+    KeyFilter,
+    Keyset,
+    KeysetError,
+    KeysetFilterSet,
+)
 
 __all__ = (
     "AccountNftFilterSet",
     "BalanceFilterSet",
     "CryptoAllowanceFilterSet",
+    "JavaListRequest",
+    "NftAllowanceRequest",
     "StakingRewardFilterSet",
     "TokenAllowanceFilterSet",
     "TokenRelationshipFilterSet",
     "parse_balance_account",
     "parse_entity_id_or_num_alias",
+    "nft_allowance_request",
     "parse_public_key",
+    "token_airdrop_request",
 )
 
 _PUBLIC_KEY = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{66}|[0-9A-Fa-f]{88})$")
@@ -174,3 +198,69 @@ class TokenRelationshipFilterSet(ListFilterSet):
     def validate(self) -> None:
         super().validate()
         _reject_not_equal(self, {"token.id": "Not equal (ne) comparison operator is not supported for token.id"})
+
+
+#
+# Java-served account sub-routes: /accounts/{id}/allowances/nfts, /airdrops/outstanding, /airdrops/pending
+#
+
+
+@dataclass(frozen=True, kw_only=True)
+class JavaListRequest:
+    """A validated query of a Java-served list: its keyset, order and page size."""
+
+    keyset: Keyset
+    order: str
+    limit: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class NftAllowanceRequest(JavaListRequest):
+    # True: the path account is the owner and `account.id` the spender; False: the other way round.
+    owner: bool
+
+
+def nft_allowance_request(query: JavaQuery) -> NftAllowanceRequest:
+    accounts = query.ranges("account.id", parse_java_entity_id)
+    limit = query.limit_text()
+    order = query.order()
+    owner = query.boolean("owner", True)
+    tokens = query.ranges("token.id", parse_java_entity_id)
+    validate_range_count("account.id", accounts)
+    validate_range_count("token.id", tokens)
+    keyset = _java_keyset(
+        (("account.id", "spender" if owner else "owner", accounts), ("token.id", "token_id", tokens)),
+        JAVA_RULES,
+    )
+    return NftAllowanceRequest(keyset=keyset, order=order, limit=validate_limit(limit), owner=owner)
+
+
+def token_airdrop_request(query: JavaQuery, *, counterpart_param: str, counterpart_column: str) -> JavaListRequest:
+    """`/airdrops/outstanding` (`receiver.id`) or `/airdrops/pending` (`sender.id`)."""
+    limit = query.limit_text()
+    order = query.order()
+    counterparts = query.ranges(counterpart_param, parse_java_entity_id)
+    serials = query.ranges("serialnumber", parse_java_number)
+    tokens = query.ranges("token.id", parse_java_entity_id)
+    for name, comparisons in ((counterpart_param, counterparts), ("serialnumber", serials), ("token.id", tokens)):
+        validate_range_count(name, comparisons)
+    keyset = _java_keyset(
+        (
+            (counterpart_param, counterpart_column, counterparts),
+            ("token.id", "token_id", tokens),
+            ("serialnumber", "serial_number", serials),
+        ),
+        JAVA_LENIENT_RULES,
+    )
+    return JavaListRequest(keyset=keyset, order=order, limit=validate_limit(limit))
+
+
+def _java_keyset(columns, rules: BoundRules) -> Keyset:
+    try:
+        bounds = tuple(
+            Bound.of(param, column, comparisons, rules if index == 0 else rules.for_later_columns)
+            for index, (param, column, comparisons) in enumerate(columns)
+        )
+        return Keyset(bounds, rules)
+    except KeysetError as error:
+        raise bad_request(str(error)) from None

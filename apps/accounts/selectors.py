@@ -15,6 +15,7 @@ rows of the `token_account` / `token_balance` primary key per account.
 """
 
 import datetime
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,7 +30,9 @@ from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison
 from apps.common.lookups import RangeLower
-from apps.tokens.models import Nft, Token, TokenAccount, TokenAllowance
+from apps.common.java import parse_java_entity_id
+from apps.common.keyset import Keyset, keyset_page
+from apps.tokens.models import AirdropState, Nft, NftAllowance, Token, TokenAccount, TokenAirdrop, TokenAllowance
 
 __all__ = (
     "AccountAlias",
@@ -43,7 +46,11 @@ __all__ = (
     "crypto_allowance_queryset",
     "entity_id_by_alias",
     "entity_id_by_evm_address",
+    "java_account_id",
+    "java_account_path",
+    "nft_allowance_list",
     "staking_reward_queryset",
+    "token_airdrop_list",
     "token_allowance_queryset",
     "token_relationship_queryset",
 )
@@ -365,3 +372,64 @@ def token_relationship_queryset(*, account_id: int) -> QuerySet:
             "effective_kyc_status",
         )
     )
+
+
+#
+# Java-served account sub-routes
+#
+
+_JAVA_NUM_PATH = re.compile(r"^(?:(\d{1,4})\.)?(?:(\d{1,5})\.)?(\d{1,12})$")
+_JAVA_EVM_PATH = re.compile(r"^(?:(?:\d{1,5}\.)?(?:\d{1,5}\.)?|0x)?([A-Fa-f0-9]{40})$")
+_JAVA_ALIAS_PATH = re.compile(r"^(?:\d{1,5}\.)?(?:\d{1,5}\.)?([A-Z2-7]{40,70})$")
+
+
+def java_account_path(text: str) -> int | EvmAddress | AccountAlias:
+    """The account a Java route's path names, before any lookup; ValueError when malformed."""
+    if _JAVA_NUM_PATH.match(text):
+        return parse_java_entity_id(text)
+    if match := _JAVA_EVM_PATH.match(text):
+        return EvmAddress(bytes.fromhex(match.group(1)))
+    if match := _JAVA_ALIAS_PATH.match(text):
+        return AccountAlias(decode_base32_alias(match.group(1)))
+    raise ValueError(f"Invalid account {text!r}")
+
+
+def java_account_id(account: int | EvmAddress | AccountAlias) -> int | None:
+    """An id as given (not checked), or the live entity with the address or alias.
+
+    The upstream's Java lookup (`deleted <> true`) also skips entities whose `deleted` is null.
+    """
+    if isinstance(account, int):
+        return account
+    entities = Entity.objects.filter(deleted=False)
+    if isinstance(account, EvmAddress):
+        entities = entities.filter(evm_address=account.address)
+    else:
+        entities = entities.filter(alias=account.alias)
+    return entities.order_by("id").values_list("id", flat=True).first()
+
+
+def nft_allowance_list(*, account_id: int, owner: bool, keyset: Keyset, order: str, limit: int) -> list[dict]:
+    """Approved-for-all NFT allowances the account granted (`owner`) or received, ordered by the other party and token."""
+    own_column, other_column = ("owner", "spender") if owner else ("spender", "owner")
+    prefix = "-" if order == "desc" else ""
+    allowances = (
+        NftAllowance.objects.filter(**{own_column: account_id}, approved_for_all=True)
+        .order_by(prefix + other_column, prefix + "token_id")
+        .values("approved_for_all", "owner", "spender", "timestamp_range", "token_id")
+    )
+    return list(keyset_page(allowances, keyset, limit))
+
+
+def token_airdrop_list(*, account_id: int, outstanding: bool, keyset: Keyset, order: str, limit: int) -> list[dict]:
+    """Pending airdrops the account sent (`outstanding`) or is to receive, ordered by the other party, token and serial."""
+    own_column, other_column = (
+        ("sender_account_id", "receiver_account_id") if outstanding else ("receiver_account_id", "sender_account_id")
+    )
+    prefix = "-" if order == "desc" else ""
+    airdrops = (
+        TokenAirdrop.objects.filter(**{own_column: account_id}, state=AirdropState.PENDING)
+        .order_by(prefix + other_column, prefix + "token_id", prefix + "serial_number")
+        .values("amount", "receiver_account_id", "sender_account_id", "serial_number", "timestamp_range", "token_id")
+    )
+    return list(keyset_page(airdrops, keyset, limit))

@@ -23,9 +23,9 @@ for a column whose next column is pinned by `eq`.
 """
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.db.models.fields.tuple_lookups import (
     Tuple,
     TupleGreaterThanOrEqual,
@@ -66,6 +66,12 @@ class BoundRules:
     # and merges the parts without duplicates.
     edges_without_later_bounds: bool = False
     union_all: bool = True
+    # The rules of the columns after the primary, when they differ.
+    later_columns: "BoundRules | None" = None
+
+    @property
+    def for_later_columns(self) -> "BoundRules":
+        return self.later_columns or self
 
 
 NODE_RULES = BoundRules(
@@ -99,16 +105,19 @@ JAVA_RULES = BoundRules(
 )
 
 # Java's airdrop routes only check that the primary range is not empty.
-JAVA_LENIENT_RULES = BoundRules(
+_JAVA_UNCHECKED = BoundRules(
     not_equal=None,
     repeated=None,
     range_and_equal=None,
-    empty_range="Invalid range provided for {param}",
+    empty_range=None,
     missing_primary=None,
     primary_lower=None,
     primary_upper=None,
     edges_without_later_bounds=True,
     union_all=False,
+)
+JAVA_LENIENT_RULES = replace(
+    _JAVA_UNCHECKED, empty_range="Invalid range provided for {param}", later_columns=_JAVA_UNCHECKED
 )
 
 
@@ -338,11 +347,15 @@ class KeysetFilterSet(ListFilterSet):
         return tuple(self.filters[param].field_name for param in self.keyset_params)
 
     def filter_queryset(self, queryset):
-        """One ordered, limited read per part of the keyset; several are merged
-        (`union all` as the upstream's Node service, `union` as its Java one)."""
-        ordered = super().filter_queryset(queryset)
-        parts = self.keyset.parts()
-        if len(parts) == 1:
-            return ordered.filter(*parts[0])
-        pages = [ordered.filter(*part)[: self.limit_value] for part in parts]
-        return pages[0].union(*pages[1:], all=self.keyset_rules.union_all).order_by(*ordered.query.order_by)
+        return keyset_page(super().filter_queryset(queryset), self.keyset, self.limit_value)
+
+
+def keyset_page(ordered: QuerySet, keyset: Keyset, limit: int) -> QuerySet:
+    """The first `limit` rows of an ordered queryset within the keyset: one
+    ordered, limited read per part, merged (`union all` as the upstream's Node
+    service does, `union` as its Java one)."""
+    parts = keyset.parts()
+    if len(parts) == 1:
+        return ordered.filter(*parts[0])[:limit]
+    pages = [ordered.filter(*part)[:limit] for part in parts]
+    return pages[0].union(*pages[1:], all=keyset.rules.union_all).order_by(*ordered.query.order_by)[:limit]

@@ -1,8 +1,14 @@
+from collections.abc import Callable
+
+from rest_framework.response import Response
+
 from apps.accounts import selectors
 from apps.accounts.api.serializers import (
     BalanceSerializer,
     CryptoAllowanceSerializer,
+    NftAllowanceSerializer,
     StakingRewardSerializer,
+    TokenAirdropSerializer,
     TokenAllowanceSerializer,
     TokenRelationshipSerializer,
 )
@@ -10,16 +16,21 @@ from apps.accounts.filtersets import (
     AccountNftFilterSet,
     BalanceFilterSet,
     CryptoAllowanceFilterSet,
+    JavaListRequest,
     StakingRewardFilterSet,
     TokenAllowanceFilterSet,
     TokenRelationshipFilterSet,
+    nft_allowance_request,
     parse_entity_id_or_num_alias,
+    token_airdrop_request,
 )
 from apps.accounts.models import AccountBalance
 from apps.common import clock
-from apps.common.api.exceptions import NotFound
+from apps.common.api.exceptions import DetailedError, NotFound
 from apps.common.api.views import MirrorViewSet
 from apps.common.codecs import decode_entity_id, format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
+from apps.common.java import JavaQuery, java_next_link
+from apps.common.java import conversion_error as java_conversion_error
 from apps.common.pagination import Anchor
 from apps.tokens.api.serializers import NftSerializer
 
@@ -140,3 +151,99 @@ class TokenRelationshipViewSet(AccountPathMixin, MirrorViewSet):
 
     def get_queryset(self):
         return selectors.token_relationship_queryset(account_id=self.account_id())
+
+
+#
+# Java-served account sub-routes: their own query reading, error texts and links
+#
+
+
+class JavaAccountListViewSet(MirrorViewSet):
+    def java_list(self, request, path_text: str, read_request: Callable[[JavaQuery], JavaListRequest], rows_of):
+        """Checks the path, then the query, then looks the account up, as the upstream does."""
+        try:
+            account = selectors.java_account_path(path_text)
+        except ValueError:
+            raise java_conversion_error("id") from None
+        query = JavaQuery(request.META.get("QUERY_STRING", ""))
+        criteria = read_request(query)
+        account_id = selectors.java_account_id(account)
+        if account_id is None:
+            raise DetailedError(404, "No account found for the given ID")
+        rows = rows_of(account_id, criteria)
+        link = java_next_link(
+            request.path,
+            query,
+            criteria.order,
+            self.sort_values(rows[-1], criteria) if rows else (),
+            limit=criteria.limit,
+            count=len(rows),
+        )
+        return Response({self.results_key: self.get_serializer(rows, many=True).data, "links": {"next": link}})
+
+    def sort_values(self, last_row: dict, criteria) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
+
+class NftAllowanceViewSet(JavaAccountListViewSet):
+    serializer_class = NftAllowanceSerializer
+    results_key = "allowances"
+
+    def list(self, request, id):
+        return self.java_list(
+            request,
+            id,
+            nft_allowance_request,
+            lambda account_id, criteria: selectors.nft_allowance_list(
+                account_id=account_id,
+                owner=criteria.owner,
+                keyset=criteria.keyset,
+                order=criteria.order,
+                limit=criteria.limit,
+            ),
+        )
+
+    def sort_values(self, last_row, criteria):
+        other = last_row["spender"] if criteria.owner else last_row["owner"]
+        return [("account.id", format_entity_id(other)), ("token.id", format_entity_id(last_row["token_id"]))]
+
+
+class TokenAirdropViewSet(JavaAccountListViewSet):
+    serializer_class = TokenAirdropSerializer
+    results_key = "airdrops"
+    # True: airdrops the account sent (`/outstanding`); False: those it is to receive (`/pending`).
+    outstanding: bool
+
+    def list(self, request, id):
+        param, column = self.counterpart
+        return self.java_list(
+            request,
+            id,
+            lambda query: token_airdrop_request(query, counterpart_param=param, counterpart_column=column),
+            lambda account_id, criteria: selectors.token_airdrop_list(
+                account_id=account_id,
+                outstanding=self.outstanding,
+                keyset=criteria.keyset,
+                order=criteria.order,
+                limit=criteria.limit,
+            ),
+        )
+
+    @property
+    def counterpart(self) -> tuple[str, str]:
+        return ("receiver.id", "receiver_account_id") if self.outstanding else ("sender.id", "sender_account_id")
+
+    def sort_values(self, last_row, criteria):
+        param, column = self.counterpart
+        values = [(param, format_entity_id(last_row[column])), ("token.id", format_entity_id(last_row["token_id"]))]
+        if last_row["serial_number"]:
+            values.append(("serialnumber", str(last_row["serial_number"])))
+        return values
+
+
+class OutstandingAirdropViewSet(TokenAirdropViewSet):
+    outstanding = True
+
+
+class PendingAirdropViewSet(TokenAirdropViewSet):
+    outstanding = False

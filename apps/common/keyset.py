@@ -8,14 +8,20 @@ the lower bounds together are the tuple `(token_id, serial_number) >= (1500, 3)`
 the upper ones `(token_id, serial_number) <= (2500, 4)`, an `eq` counts as both
 bounds of its column and is required as well. A tuple stops at the first
 column without that bound (`token.id=gte:5&serialnumber=gt:2` without upper
-bounds has no upper tuple). PostgreSQL compares such row values on a btree
-index as one range scan, which is what the upstream's union of "lower / inner
-/ upper" sub-queries computes too.
+bounds has no upper tuple).
+
+`Keyset.parts` splits such a range as the upstream does, into a lower edge
+(`token_id = 1500 and serial_number >= 3`), a middle (`1500 < token_id < 2500`)
+and an upper edge; `keyset_page` reads each part as one ordered, limited index
+range scan (row-value comparisons like `(token_id, serial_number) >= (9020, 6)`
+are index conditions) and merges them. For every range that is not degenerate
+the union is exactly the lexicographic range.
 
 Which combinations are allowed, and with which 400 text, differs between the
 upstream's two services: `BoundRules` holds a route family's texts
-(`NODE_RULES`, `JAVA_RULES`); a violation raises `KeysetError(text)`, which the
-route wraps in its own error envelope.
+(`NODE_RULES`, `JAVA_RULES`, `JAVA_LENIENT_RULES`); a violation raises
+`KeysetError(text)`, which the route wraps in its own error envelope.
+`KeysetFilterSet` declares the columns as `KeyFilter` query parameters.
 
 The next page continues after the last row: `Keyset.anchors` gives the
 `links.next` anchors, inclusive (`gte`/`lte`) for each column but the last, and
@@ -348,6 +354,21 @@ class KeysetFilterSet(ListFilterSet):
 
     def filter_queryset(self, queryset):
         return keyset_page(super().filter_queryset(queryset), self.keyset, self.limit_value)
+
+
+class KeysetPagination:
+    """A `MirrorViewSet` mixin for a `KeysetFilterSet` list: `links.next` anchors
+    on the keyset's columns, none when every column is pinned by `eq`.
+    `anchor_codecs` holds each column's (format, parse) for the link."""
+
+    anchor_codecs: Sequence[tuple[Callable, Callable]] = ()
+
+    def get_pagination_anchors(self, filterset) -> tuple[Anchor, ...]:
+        keyset = filterset.keyset
+        if keyset.is_exact:
+            return ()
+        formats, parses = zip(*self.anchor_codecs)
+        return keyset.anchors(formats, parses)
 
 
 def keyset_page(ordered: QuerySet, keyset: Keyset, limit: int) -> QuerySet:

@@ -30,6 +30,7 @@ from apps.common.api.exceptions import DetailedError, NotFound
 from apps.common.api.views import MirrorViewSet
 from apps.common.codecs import decode_entity_id, format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
 from apps.common.java import JavaQuery, java_next_link
+from apps.common.keyset import KeysetPagination
 from apps.common.java import conversion_error as java_conversion_error
 from apps.common.pagination import Anchor
 from apps.tokens.api.serializers import NftSerializer
@@ -66,11 +67,8 @@ class BalanceViewSet(MirrorViewSet):
 #
 
 
-def _parse_id_anchor(text: str) -> int:
-    return parse_entity_id_or_num_alias(text)
-
-
-ID_ANCHOR = {"format": format_entity_id, "parse": _parse_id_anchor}
+ID_CODEC = (format_entity_id, parse_entity_id_or_num_alias)
+ID_ANCHOR = {"format": format_entity_id, "parse": parse_entity_id_or_num_alias}
 
 
 class AccountPathMixin:
@@ -86,17 +84,14 @@ class AccountPathMixin:
         return self._account_id
 
 
-class AccountNftViewSet(AccountPathMixin, MirrorViewSet):
+class AccountNftViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):
     filterset_class = AccountNftFilterSet
     serializer_class = NftSerializer
     results_key = "nfts"
+    anchor_codecs = (ID_CODEC, (str, int))
 
     def get_queryset(self):
         return selectors.account_nft_queryset(account_id=self.account_id())
-
-    def get_pagination_anchors(self, filterset):
-        keyset = filterset.keyset
-        return () if keyset.is_exact else keyset.anchors((format_entity_id, str), (_parse_id_anchor, int))
 
     def list_rows(self, filterset):
         rows = super().list_rows(filterset)
@@ -127,19 +122,14 @@ class CryptoAllowanceViewSet(AccountPathMixin, MirrorViewSet):
         return selectors.crypto_allowance_queryset(owner_id=self.account_id())
 
 
-class TokenAllowanceViewSet(AccountPathMixin, MirrorViewSet):
+class TokenAllowanceViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):
     filterset_class = TokenAllowanceFilterSet
     serializer_class = TokenAllowanceSerializer
     results_key = "allowances"
+    anchor_codecs = (ID_CODEC, ID_CODEC)
 
     def get_queryset(self):
         return selectors.token_allowance_queryset(owner_id=self.account_id())
-
-    def get_pagination_anchors(self, filterset):
-        keyset = filterset.keyset
-        if keyset.is_exact:
-            return ()
-        return keyset.anchors((format_entity_id, format_entity_id), (_parse_id_anchor, _parse_id_anchor))
 
 
 class TokenRelationshipViewSet(AccountPathMixin, MirrorViewSet):

@@ -1,20 +1,15 @@
 """`/accounts/{id}/airdrops/outstanding` and `/pending`, served upstream by the Java service."""
 
 import pytest
-from django.test import Client
 
 from apps.accounts.tests.factories import create_entity
+from apps.accounts.tests.responses import java_error
 from apps.accounts.tests.subroute_factories import create_airdrop
 
 pytestmark = pytest.mark.django_db
 
 OUTSTANDING = "/api/v1/accounts/0.0.1001/airdrops/outstanding"
 PENDING = "/api/v1/accounts/0.0.2001/airdrops/pending"
-
-
-@pytest.fixture
-def client():
-    return Client(raise_request_exception=False)
 
 
 @pytest.fixture
@@ -33,11 +28,6 @@ def keys(response, party: str = "receiver_id") -> list[tuple[int, int, int | Non
         (int(a[party].split(".")[-1]), int(a["token_id"].split(".")[-1]), a["serial_number"])
         for a in response.json()["airdrops"]
     ]
-
-
-def error(response) -> dict:
-    (message,) = response.json()["_status"]["messages"]
-    return message
 
 
 ALL_OUTSTANDING = [(r, t, s) for r in (2001, 2002) for t, s in ((3001, None), (4001, 1), (4001, 2))]
@@ -118,14 +108,14 @@ def test_unknown_alias_is_not_found(client, airdrops):
     response = client.get("/api/v1/accounts/AEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQ/airdrops/pending")
 
     assert response.status_code == 404
-    assert error(response) == {"message": "Not Found", "detail": "No account found for the given ID"}
+    assert java_error(response) == {"message": "Not Found", "detail": "No account found for the given ID"}
 
 
 def test_malformed_path(client, airdrops):
     response = client.get("/api/v1/accounts/0.0.x/airdrops/outstanding")
 
     assert response.status_code == 400
-    assert error(response) == {"message": "Bad Request", "detail": "Failed to convert 'id'"}
+    assert java_error(response) == {"message": "Bad Request", "detail": "Failed to convert 'id'"}
 
 
 @pytest.mark.parametrize(
@@ -148,4 +138,4 @@ def test_airdrop_query_errors(client, airdrops, url, detail):
     response = client.get(url)
 
     assert response.status_code == 400
-    assert error(response) == {"message": "Bad Request", "detail": detail}
+    assert java_error(response) == {"message": "Bad Request", "detail": detail}

@@ -1,19 +1,15 @@
 import pytest
-from django.test import Client, override_settings
 from django.conf import settings
+from django.test import override_settings
 
 from apps.accounts.tests.factories import create_entity
+from apps.accounts.tests.responses import messages
 from apps.accounts.tests.subroute_factories import create_crypto_allowance, create_token_allowance
 
 pytestmark = pytest.mark.django_db
 
 CRYPTO_URL = "/api/v1/accounts/0.0.1001/allowances/crypto"
 TOKEN_URL = "/api/v1/accounts/0.0.1001/allowances/tokens"
-
-
-@pytest.fixture
-def client():
-    return Client(raise_request_exception=False)
 
 
 @pytest.fixture
@@ -43,10 +39,6 @@ def pairs(response) -> list[tuple[int, int]]:
     return [
         (int(a["spender"].split(".")[-1]), int(a["token_id"].split(".")[-1])) for a in response.json()["allowances"]
     ]
-
-
-def messages(response) -> list[str]:
-    return [message["message"] for message in response.json()["_status"]["messages"]]
 
 
 def test_crypto_allowances_with_amount_left_by_spender_descending(client, crypto_allowances):

@@ -1,19 +1,14 @@
 """`/accounts/{id}/allowances/nfts`, served upstream by the Java service: its error shape and paging."""
 
 import pytest
-from django.test import Client
 
 from apps.accounts.tests.factories import create_entity
+from apps.accounts.tests.responses import java_error
 from apps.accounts.tests.subroute_factories import create_nft_allowance
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/accounts/0.0.1001/allowances/nfts"
-
-
-@pytest.fixture
-def client():
-    return Client(raise_request_exception=False)
 
 
 @pytest.fixture
@@ -31,11 +26,6 @@ def pairs(response) -> list[tuple[int, int]]:
     return [
         (int(a["spender"].split(".")[-1]), int(a["token_id"].split(".")[-1])) for a in response.json()["allowances"]
     ]
-
-
-def error(response) -> dict:
-    (message,) = response.json()["_status"]["messages"]
-    return message
 
 
 def test_allowances_granted_by_the_account(client, allowances):
@@ -144,7 +134,7 @@ def test_unknown_address_or_alias_is_not_found(client, allowances, path):
     response = client.get(f"/api/v1/accounts/{path}/allowances/nfts")
 
     assert response.status_code == 404
-    assert error(response) == {"message": "Not Found", "detail": "No account found for the given ID"}
+    assert java_error(response) == {"message": "Not Found", "detail": "No account found for the given ID"}
 
 
 @pytest.mark.parametrize("path", ["x", "0.0.-1", "0.65536.1", "1.2.3.4", "0.0.1234567890123"])
@@ -152,7 +142,7 @@ def test_malformed_path(client, allowances, path):
     response = client.get(f"/api/v1/accounts/{path}/allowances/nfts")
 
     assert response.status_code == 400
-    assert error(response) == {"message": "Bad Request", "detail": "Failed to convert 'id'"}
+    assert java_error(response) == {"message": "Bad Request", "detail": "Failed to convert 'id'"}
 
 
 @pytest.mark.parametrize(
@@ -185,4 +175,4 @@ def test_allowance_query_errors(client, allowances, query, detail):
     response = client.get(f"{URL}?{query}")
 
     assert response.status_code == 400
-    assert error(response) == {"message": "Bad Request", "detail": detail}
+    assert java_error(response) == {"message": "Bad Request", "detail": detail}

@@ -1,17 +1,12 @@
 import pytest
-from django.test import Client
 
 from apps.accounts.tests.factories import create_entity
+from apps.accounts.tests.responses import messages
 from apps.accounts.tests.subroute_factories import create_nft
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/accounts/0.0.1001/nfts"
-
-
-@pytest.fixture
-def client():
-    return Client(raise_request_exception=False)
 
 
 @pytest.fixture
@@ -28,10 +23,6 @@ def nfts():
 
 def keys(response) -> list[tuple[str, int]]:
     return [(nft["token_id"], nft["serial_number"]) for nft in response.json()["nfts"]]
-
-
-def messages(response) -> list[str]:
-    return [message["message"] for message in response.json()["_status"]["messages"]]
 
 
 def test_nfts_newest_token_and_serial_first(client, nfts):

@@ -1,17 +1,13 @@
 import pytest
-from django.test import Client
 
 from apps.accounts.tests.factories import create_entity
+from apps.accounts.tests.responses import java_error
+from apps.accounts.tests.responses import messages
 from apps.accounts.tests.subroute_factories import create_staking_reward
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/accounts/0.0.1001/rewards"
-
-
-@pytest.fixture
-def client():
-    return Client(raise_request_exception=False)
 
 
 @pytest.fixture
@@ -24,10 +20,6 @@ def rewards():
 
 def amounts(response) -> list[int]:
     return [reward["amount"] for reward in response.json()["rewards"]]
-
-
-def messages(response) -> list[str]:
-    return [message["message"] for message in response.json()["_status"]["messages"]]
 
 
 def test_rewards_newest_first(client, rewards):

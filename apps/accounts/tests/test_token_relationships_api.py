@@ -1,17 +1,12 @@
 import pytest
-from django.test import Client
 
 from apps.accounts.tests.factories import create_entity
+from apps.accounts.tests.responses import messages
 from apps.accounts.tests.subroute_factories import create_token, create_token_relationship
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/accounts/0.0.1001/tokens"
-
-
-@pytest.fixture
-def client():
-    return Client(raise_request_exception=False)
 
 
 @pytest.fixture
@@ -28,10 +23,6 @@ def relationships():
 
 def tokens(response) -> list[str]:
     return [token["token_id"] for token in response.json()["tokens"]]
-
-
-def messages(response) -> list[str]:
-    return [message["message"] for message in response.json()["_status"]["messages"]]
 
 
 def test_associated_tokens_with_statuses_falling_back_to_the_token(client, relationships):

@@ -159,13 +159,15 @@ class Bound:
                 lower = comparison
             else:
                 upper = comparison
-        if equal is not None and (lower or upper) and rules.range_and_equal:
-            raise KeysetError(rules.range_and_equal.format(param=param))
-        bound = cls(param, column, equal, lower, upper, tuple(excluded))
-        low, high = bound.lowest, bound.highest
+        return cls(param, column, equal, lower, upper, tuple(excluded))
+
+    def check(self, rules: BoundRules) -> None:
+        """The checks of one column that follow parsing every parameter."""
+        if self.equal is not None and (self.lower or self.upper) and rules.range_and_equal:
+            raise KeysetError(rules.range_and_equal.format(param=self.param))
+        low, high = self.lowest, self.highest
         if rules.empty_range and low is not None and high is not None and low > high:
-            raise KeysetError(rules.empty_range.format(param=param))
-        return bound
+            raise KeysetError(rules.empty_range.format(param=self.param))
 
     @property
     def is_empty(self) -> bool:
@@ -205,6 +207,8 @@ class Keyset:
     rules: BoundRules = field(default=NODE_RULES, compare=False)
 
     def __post_init__(self):
+        for index, bound in enumerate(self.bounds):
+            bound.check(self.rules if index == 0 else self.rules.for_later_columns)
         self._check_dependencies()
 
     def _check_dependencies(self) -> None:
@@ -328,19 +332,20 @@ class KeysetFilterSet(ListFilterSet):
     def validate(self) -> None:
         super().validate()
         if not hasattr(self, "_keyset"):
+            # Parameters parse in the order the query names them, as the upstream reports the first problem.
+            named = [param for param in self.params if param in self.keyset_params]
+            order = named + [param for param in self.keyset_params if param not in named]
             try:
-                self._keyset = Keyset(
-                    tuple(
-                        Bound.of(
-                            param,
-                            self.filters[param].field_name,
-                            self.form.cleaned_data.get(param) or (),
-                            self.keyset_rules,
-                        )
-                        for param in self.keyset_params
-                    ),
-                    self.keyset_rules,
-                )
+                bounds = {
+                    param: Bound.of(
+                        param,
+                        self.filters[param].field_name,
+                        self.form.cleaned_data.get(param) or (),
+                        self.keyset_rules,
+                    )
+                    for param in order
+                }
+                self._keyset = Keyset(tuple(bounds[param] for param in self.keyset_params), self.keyset_rules)
             except KeysetError as error:
                 raise InvalidArgument(str(error)) from None
 

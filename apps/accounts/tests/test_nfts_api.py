@@ -176,3 +176,15 @@ def test_nft_invalid_values_and_unknown_parameters(client, nfts):
         "Invalid parameter: limit",
         "Unknown query parameter: account.id",
     ]
+
+
+def test_first_problem_in_query_order_is_reported(client, nfts):
+    response = client.get(f"{URL}?serialnumber=1&serialnumber=2&token.id=ne:1")
+
+    assert messages(response) == ["Only one equal (eq) operator is allowed for serialnumber"]
+
+
+def test_range_and_equal_is_checked_after_every_parameter_parsed(client, nfts):
+    response = client.get(f"{URL}?token.id=1&token.id=gt:0&serialnumber=1&serialnumber=2")
+
+    assert messages(response) == ["Only one equal (eq) operator is allowed for serialnumber"]

@@ -22,6 +22,10 @@ def bound(param: str, *texts: str, rules=NODE_RULES, column: str | None = None) 
     return Bound.of(param, column or param, comparisons, rules)
 
 
+def checked(param: str, *texts: str, rules=NODE_RULES) -> Keyset:
+    return Keyset((bound(param, *texts, rules=rules),), rules)
+
+
 def test_bound_normalizes_exclusive_bounds():
     assert (bound("a", "gt:5", "lt:9").lowest, bound("a", "gt:5", "lt:9").highest) == (6, 8)
     assert (bound("a", "gte:5", "lte:9").lowest, bound("a", "gte:5", "lte:9").highest) == (5, 9)
@@ -47,13 +51,19 @@ def test_bound_normalizes_exclusive_bounds():
 )
 def test_bound_rules(texts, rules, message):
     with pytest.raises(KeysetError) as error:
-        bound("a", *texts, rules=rules)
+        checked("a", *texts, rules=rules)
 
     assert str(error.value) == message
 
 
 def test_node_rules_accept_an_empty_range():
-    assert bound("a", "gt:4", "lt:5").lowest == 5
+    assert checked("a", "gt:4", "lt:5").bounds[0].lowest == 5
+
+
+def test_later_columns_of_lenient_rules_accept_an_empty_range():
+    keyset = Keyset((bound("p", "1", rules=JAVA_LENIENT_RULES), bound("s", "gte:5", "lte:4")), JAVA_LENIENT_RULES)
+
+    assert keyset.bounds[1].lowest == 5
 
 
 def test_lenient_rules_keep_the_last_value_and_pass_ne():
@@ -130,7 +140,7 @@ def lexicographic(lower: tuple | None, upper: tuple | None) -> list[tuple[int, i
         (("gte:20",), ("gte:2",), (20, 2), None),
         (("lte:20",), ("lt:2",), None, (20, 1)),
         (("gte:10", "lte:30"), ("gt:1", "lt:3"), (10, 2), (30, 2)),
-        (("gte:20", "lte:30"), ("gte:3", "lte:1"), (20, 3), (30, 1)),
+        (("gte:20", "lte:30"), ("gte:3", "lte:3"), (20, 3), (30, 3)),
         (("gt:10", "lt:30"), (), (11,), (29,)),
         (("20",), ("gte:2",), (20, 2), (20,)),
         ((), (), None, None),

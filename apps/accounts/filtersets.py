@@ -226,8 +226,8 @@ def nft_allowance_request(query: JavaQuery) -> NftAllowanceRequest:
     order = query.order()
     owner = query.boolean("owner", True)
     tokens = query.ranges("token.id", parse_java_entity_id)
-    validate_range_count("account.id", accounts)
-    validate_range_count("token.id", tokens)
+    validate_range_count("account.id", query.values("account.id"))
+    validate_range_count("token.id", query.values("token.id"))
     keyset = _java_keyset(
         (("account.id", "spender" if owner else "owner", accounts), ("token.id", "token_id", tokens)),
         JAVA_RULES,
@@ -242,8 +242,8 @@ def token_airdrop_request(query: JavaQuery, *, counterpart_param: str, counterpa
     counterparts = query.ranges(counterpart_param, parse_java_entity_id)
     serials = query.ranges("serialnumber", parse_java_number)
     tokens = query.ranges("token.id", parse_java_entity_id)
-    for name, comparisons in ((counterpart_param, counterparts), ("serialnumber", serials), ("token.id", tokens)):
-        validate_range_count(name, comparisons)
+    for name in (counterpart_param, "serialnumber", "token.id"):
+        validate_range_count(name, query.values(name))
     keyset = _java_keyset(
         (
             (counterpart_param, counterpart_column, counterparts),

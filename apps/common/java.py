@@ -30,7 +30,7 @@ LIMIT_DEFAULT = 25
 LIMIT_MAX = 100
 MAX_RANGE_VALUES = 2
 
-_ENTITY_ID = re.compile(r"^(?:(\d{1,4})\.)?(?:(\d{1,5})\.)?(\d{1,12})$")
+_ENTITY_ID = re.compile(r"^(?:(\d+)\.)?(?:(\d+)\.)?(\d+)$")
 _TRUE = frozenset({"true", "on", "yes", "1"})
 _FALSE = frozenset({"false", "off", "no", "0"})
 
@@ -133,8 +133,9 @@ def validate_limit(text: str | None) -> int:
     return limit
 
 
-def validate_range_count(name: str, comparisons: Sequence[Comparison]) -> None:
-    if len(comparisons) > MAX_RANGE_VALUES:
+def validate_range_count(name: str, values: Sequence) -> None:
+    """At most two values of a range parameter, empty ones included."""
+    if len(values) > MAX_RANGE_VALUES:
         raise bad_request(f"{name} size must be between 0 and {MAX_RANGE_VALUES}")
 
 

@@ -39,6 +39,7 @@ from django.db.models.fields.tuple_lookups import (
 )
 
 from apps.common.api.exceptions import InvalidArgument
+from apps.common.codecs import MAX_LONG
 from apps.common.filters import Comparison, OperatorFilter
 from apps.common.filtersets import ListFilterSet
 from apps.common.pagination import Anchor
@@ -68,9 +69,10 @@ class BoundRules:
     missing_primary: str | None
     primary_lower: str | None
     primary_upper: str | None
-    # Java splits off the primary's edges even when later columns do not bound them,
-    # and merges the parts without duplicates.
-    edges_without_later_bounds: bool = False
+    # Java: a primary range of a single value counts as `eq`, an empty range
+    # is bounded by 0 and the int64 maximum where open, the upper-bound
+    # dependency is checked first, and parts merge without duplicates.
+    java: bool = False
     union_all: bool = True
     # The rules of the columns after the primary, when they differ.
     later_columns: "BoundRules | None" = None
@@ -106,7 +108,7 @@ JAVA_RULES = BoundRules(
     missing_primary="{secondary} parameter must have {primary} present",
     primary_lower="Requires the presence of an gte or eq {primary} parameter",
     primary_upper="Requires the presence of an lte or eq {primary} parameter",
-    edges_without_later_bounds=True,
+    java=True,
     union_all=False,
 )
 
@@ -119,7 +121,7 @@ _JAVA_UNCHECKED = BoundRules(
     missing_primary=None,
     primary_lower=None,
     primary_upper=None,
-    edges_without_later_bounds=True,
+    java=True,
     union_all=False,
 )
 JAVA_LENIENT_RULES = replace(
@@ -161,13 +163,20 @@ class Bound:
                 upper = comparison
         return cls(param, column, equal, lower, upper, tuple(excluded))
 
-    def check(self, rules: BoundRules) -> None:
+    def check(self, rules: BoundRules, *, check_range: bool = True) -> None:
         """The checks of one column that follow parsing every parameter."""
         if self.equal is not None and (self.lower or self.upper) and rules.range_and_equal:
             raise KeysetError(rules.range_and_equal.format(param=self.param))
-        low, high = self.lowest, self.highest
-        if rules.empty_range and low is not None and high is not None and low > high:
-            raise KeysetError(rules.empty_range.format(param=self.param))
+        if rules.empty_range and check_range:
+            low = self.lowest if self.lowest is not None else 0
+            high = self.highest if self.highest is not None else MAX_LONG
+            if low > high:
+                raise KeysetError(rules.empty_range.format(param=self.param))
+
+    @property
+    def is_single_value(self) -> bool:
+        """Both range bounds, admitting one value only."""
+        return self.lower is not None and self.upper is not None and self.lowest == self.highest
 
     @property
     def is_empty(self) -> bool:
@@ -207,8 +216,12 @@ class Keyset:
     rules: BoundRules = field(default=NODE_RULES, compare=False)
 
     def __post_init__(self):
-        for index, bound in enumerate(self.bounds):
-            bound.check(self.rules if index == 0 else self.rules.for_later_columns)
+        primary = self.bounds[0]
+        # Java checks a later column's range only when the primary is not bounded on both sides.
+        primary_closed = (primary.lower or primary.equal is not None) and primary.upper
+        self.bounds[0].check(self.rules)
+        for bound in self.bounds[1:]:
+            bound.check(self.rules.for_later_columns, check_range=not primary_closed)
         self._check_dependencies()
 
     def _check_dependencies(self) -> None:
@@ -221,10 +234,13 @@ class Keyset:
                 raise KeysetError(rules.missing_primary.format(**names))
             if primary.equal is not None:
                 continue
-            if secondary.has_lower and rules.primary_lower and not (primary.lower and primary.lower.operator == "gte"):
-                raise KeysetError(rules.primary_lower.format(**names))
-            if secondary.has_upper and rules.primary_upper and not (primary.upper and primary.upper.operator == "lte"):
-                raise KeysetError(rules.primary_upper.format(**names))
+            checks = [
+                (secondary.has_lower, primary.lower, "gte", rules.primary_lower),
+                (secondary.has_upper, primary.upper, "lte", rules.primary_upper),
+            ]
+            for needed, primary_bound, operator, message in checks[::-1] if rules.java else checks:
+                if needed and message and not (primary_bound and primary_bound.operator == operator):
+                    raise KeysetError(message.format(**names))
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -250,15 +266,16 @@ class Keyset:
         primary, rest = self.bounds[0], self.bounds[1:]
         excluded = [Q(**{f"{bound.column}__ne": value}) for bound in self.bounds for value in bound.excluded]
         rest_equals = [Q(**{bound.column: bound.equal}) for bound in rest if bound.equal is not None]
-        if primary.equal is not None or not any(bound.lower or bound.upper for bound in rest):
+        pinned = primary.equal is not None or (self.rules.java and primary.is_single_value)
+        if pinned or not any(bound.lower or bound.upper for bound in rest):
             return [[*excluded, *(q for bound in self.bounds for q in _own_conditions(bound))]]
 
         column = primary.column
-        lower_rest = _lexicographic(rest, lambda bound: bound.lowest, TupleGreaterThanOrEqual, "gte")
-        upper_rest = _lexicographic(rest, lambda bound: bound.highest, TupleLessThanOrEqual, "lte")
-        edges = self.rules.edges_without_later_bounds
-        lower_edge = primary.lower is not None and (edges or bool(lower_rest))
-        upper_edge = primary.upper is not None and (edges or bool(upper_rest))
+        lower_rest = _lexicographic(rest, "lower")
+        upper_rest = _lexicographic(rest, "upper")
+        # An exclusive primary bound (`gt`, `lt`) swallows its edge: the later columns do not narrow it.
+        lower_edge = bool(primary.lower and primary.lower.operator == "gte" and lower_rest)
+        upper_edge = bool(primary.upper and primary.upper.operator == "lte" and upper_rest)
 
         parts = []
         if lower_edge:
@@ -267,8 +284,7 @@ class Keyset:
         if primary.lower is not None:
             middle.append(Q(**{f"{column}__{'gt' if lower_edge else 'gte'}": primary.lowest}))
         if primary.upper is not None:
-            strict = upper_edge and primary.upper.operator == "lte"
-            middle.append(Q(**{f"{column}__{'lt' if strict else 'lte'}": primary.highest}))
+            middle.append(Q(**{f"{column}__{'lt' if upper_edge else 'lte'}": primary.highest}))
         parts.append(middle)
         if upper_edge:
             parts.append([Q(**{column: primary.highest}), *upper_rest, *rest_equals, *excluded])
@@ -296,14 +312,19 @@ def _own_conditions(bound: Bound) -> list[Q]:
     return conditions
 
 
-def _lexicographic(bounds: Sequence[Bound], value_of: Callable[[Bound], int | None], tuple_lookup, lookup: str) -> list[Q]:
-    """`(a, b) >= (x, y)` over the leading columns that have a value; [] when the first has none."""
+def _lexicographic(bounds: Sequence[Bound], side: str) -> list[Q]:
+    """`(a, b) >= (x, y)` (side "lower") or `<=` over the leading columns with a bound on
+    that side; [] when the first has none. A column bounded exclusively ends the tuple."""
     prefix = []
     for bound in bounds:
-        value = value_of(bound)
+        comparison = bound.lower if side == "lower" else bound.upper
+        value = bound.lowest if side == "lower" else bound.highest
         if value is None:
             break
         prefix.append((bound.column, value))
+        if comparison is not None and comparison.operator in ("gt", "lt"):
+            break
+    tuple_lookup, lookup = (TupleGreaterThanOrEqual, "gte") if side == "lower" else (TupleLessThanOrEqual, "lte")
     if not prefix:
         return []
     if len(prefix) == 1:

@@ -140,6 +140,7 @@ def lexicographic(lower: tuple | None, upper: tuple | None) -> list[tuple[int, i
         (("gte:20",), ("gte:2",), (20, 2), None),
         (("lte:20",), ("lt:2",), None, (20, 1)),
         (("gte:10", "lte:30"), ("gt:1", "lt:3"), (10, 2), (30, 2)),
+        (("gte:10", "lte:30"), ("gte:3",), (10, 3), (30,)),
         (("gte:20", "lte:30"), ("gte:3", "lte:3"), (20, 3), (30, 3)),
         (("gt:10", "lt:30"), (), (11,), (29,)),
         (("20",), ("gte:2",), (20, 2), (20,)),
@@ -164,10 +165,10 @@ def test_pages_of_a_split_range_are_limited_and_ordered(grid):
 
 
 def test_degenerate_split_follows_the_upstream_services(grid):
-    """Both edges on the same token: Node unions the edges with duplicates, Java without."""
+    """Both edges on the same token: Node unions the edges (with duplicates), Java reads it as `eq`."""
     for rules, expected in (
         (NODE_RULES, [(20, 1), (20, 2), (20, 2), (20, 3)]),
-        (JAVA_RULES, [(20, 1), (20, 2), (20, 3)]),
+        (JAVA_RULES, [(20, 2)]),
     ):
         keyset = Keyset(
             (
@@ -177,3 +178,40 @@ def test_degenerate_split_follows_the_upstream_services(grid):
             rules,
         )
         assert sorted(page(keyset)) == expected
+
+
+def test_an_exclusive_primary_bound_is_not_narrowed_by_later_columns(grid):
+    """Java, no dependency checks: `gt:10` reads as token > 10 whatever the serial bound."""
+    keyset = Keyset(
+        (
+            bound("token.id", "gt:10", "lt:30", rules=JAVA_LENIENT_RULES, column="token_id"),
+            bound("sn", "gte:3", "lte:1", rules=JAVA_LENIENT_RULES.for_later_columns, column="serial_number"),
+        ),
+        JAVA_LENIENT_RULES,
+    )
+
+    assert page(keyset) == [(20, 1), (20, 2), (20, 3)]
+
+
+def test_java_checks_a_later_range_only_under_an_open_primary():
+    closed = (bound("p", "gte:1", "lte:9", rules=JAVA_RULES), bound("s", "gte:5", "lte:4", rules=JAVA_RULES))
+    open_ = (bound("p", "gte:1", rules=JAVA_RULES), bound("s", "gte:5", "lte:4", rules=JAVA_RULES))
+
+    Keyset(closed, JAVA_RULES)
+    with pytest.raises(KeysetError) as error:
+        Keyset(open_, JAVA_RULES)
+    assert str(error.value) == "Invalid range provided for s"
+
+
+def test_java_open_primary_bounds_are_zero_and_the_int64_maximum():
+    with pytest.raises(KeysetError) as error:
+        checked("p", "lt:0", rules=JAVA_RULES)
+
+    assert str(error.value) == "Invalid range provided for p"
+
+
+def test_java_reports_the_upper_dependency_first():
+    with pytest.raises(KeysetError) as error:
+        Keyset((bound("p", "gt:1", rules=JAVA_RULES), bound("s", "gt:1", "lt:5", rules=JAVA_RULES)), JAVA_RULES)
+
+    assert str(error.value) == "Requires the presence of an lte or eq p parameter"

@@ -1,7 +1,6 @@
 import pytest
 
 from apps.accounts.tests.factories import create_entity
-from apps.accounts.tests.responses import java_error
 from apps.accounts.tests.responses import messages
 from apps.accounts.tests.subroute_factories import create_staking_reward
 

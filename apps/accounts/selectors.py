@@ -390,7 +390,7 @@ def java_account_path(text: str) -> int | EvmAddress | AccountAlias:
     if match := _JAVA_EVM_PATH.match(text):
         return EvmAddress(bytes.fromhex(match.group(1)))
     if match := _JAVA_ALIAS_PATH.match(text):
-        return AccountAlias(decode_base32_alias(match.group(1)))
+        return AccountAlias(decode_base32_alias(match.group(1), strict=False))
     raise ValueError(f"Invalid account {text!r}")
 
 

@@ -176,3 +176,11 @@ def test_allowance_query_errors(client, allowances, query, detail):
 
     assert response.status_code == 400
     assert java_error(response) == {"message": "Bad Request", "detail": detail}
+
+
+def test_alias_with_bits_past_the_last_byte_is_looked_up(client, allowances):
+    # 47 base32 characters end in 3 spare bits; the Java service decodes them leniently.
+    response = client.get("/api/v1/accounts/KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL/allowances/nfts")
+
+    assert response.status_code == 404
+    assert java_error(response) == {"message": "Not Found", "detail": "No account found for the given ID"}

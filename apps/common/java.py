@@ -10,8 +10,9 @@ They read the query string differently from the Node routes:
 
 `links.next` (`java_next_link`) repeats the query as sent, drops the values of
 each sort parameter that bound the order's direction, and appends
-`gt:`/`lt:` + the last row's value to each sort parameter not pinned by `eq`
-(`gte:`/`lte:` when a later sort parameter is not pinned either), e.g.
+`gt:`/`lt:` + the last row's value to each sort parameter not pinned by a
+value that is no range bound (`gte:`/`lte:` when the next sort parameter is
+not pinned either), e.g.
 `/api/v1/accounts/1001/allowances/nfts?account.id=gte:0.0.2002&owner=true&limit=2&token.id=gt:0.0.700`.
 A page shorter than `limit` has no next link.
 """
@@ -31,6 +32,8 @@ LIMIT_MAX = 100
 MAX_RANGE_VALUES = 2
 
 _ENTITY_ID = re.compile(r"^(?:(\d+)\.)?(?:(\d+)\.)?(\d+)$")
+_RANGE_BOUND = re.compile(r"^(?:gt|gte|lt|lte):", re.IGNORECASE)
+_PLAIN_NUMBER = re.compile(r"^[+-]?\d{1,18}$")
 _TRUE = frozenset({"true", "on", "yes", "1"})
 _FALSE = frozenset({"false", "off", "no", "0"})
 
@@ -153,9 +156,8 @@ def java_next_link(
         return None
     same_direction = ("gt", "gte") if order == "asc" else ("lt", "lte")
     sort_params = {param for param, _ in sort_values}
-    pinned = {
-        key for key, value in query.pairs if key in sort_params and _operator(value) == "eq" and value != ""
-    }
+    # Any value that is not a range bound (even `ne:` or empty) pins its parameter.
+    pinned = {key for key, value in query.pairs if key in sort_params and not _RANGE_BOUND.match(value)}
     params: dict[str, list[str]] = {}
     for key, value in query.pairs:
         if key in sort_params and _operator(value) in same_direction:
@@ -181,13 +183,14 @@ def _operator(value: str) -> str:
 
 
 def _is_empty(values: Sequence[str]) -> bool:
+    """Whether the primary's bounds leave nothing; as upstream, only plain numbers
+    count (`lte:5` does, `gte:0.0.6` does not)."""
     lower, upper = None, None
     for text in values:
         operator, _, operand = text.rpartition(":")
-        try:
-            value = parse_java_entity_id(operand)
-        except ValueError:
+        if not _PLAIN_NUMBER.match(operand):
             continue
+        value = int(operand)
         operator = operator.lower()
         if operator in ("gt", "gte"):
             value += operator == "gt"

@@ -113,11 +113,21 @@ def test_pinned_keys_get_no_bound_and_make_the_previous_exclusive():
     assert link("account.id=eq:7&limit=2") == f"{PATH}?account.id=eq:7&limit=2&token.id=gt:0.0.9"
 
 
-def test_no_link_past_the_end_of_the_primary_range():
-    assert link("account.id=lt:0.0.7&limit=2", "desc", sort=[("account.id", "0.0.6"), ("token.id", "0.0.1")]) == (
-        f"{PATH}?limit=2&account.id=lte:0.0.6&token.id=lt:0.0.1"
+def test_no_link_past_the_end_of_a_plain_number_range():
+    sort = [("serialnumber", "5")]
+
+    assert link("serialnumber=lt:6&limit=2", sort=sort) is None
+    assert link("serialnumber=lt:7&limit=2", sort=sort) == f"{PATH}?serialnumber=lt:7&serialnumber=gt:5&limit=2"
+
+
+def test_entity_id_bounds_do_not_count_for_the_empty_range_check():
+    assert link("account.id=lte:5&limit=2", sort=[("account.id", "0.0.6"), ("token.id", "0.0.1")]) == (
+        f"{PATH}?account.id=lte:5&account.id=gte:0.0.6&limit=2&token.id=gt:0.0.1"
     )
-    assert link("account.id=lte:5&limit=2", sort=[("account.id", "0.0.6"), ("token.id", "0.0.1")]) is None
+
+
+def test_a_value_that_is_no_range_bound_pins_its_parameter():
+    assert link("token.id=ne:3&limit=2") == f"{PATH}?token.id=ne:3&limit=2&account.id=gt:0.0.7"
 
 
 def test_link_values_are_url_encoded():

@@ -18,7 +18,7 @@ A page shorter than `limit` has no next link.
 """
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from urllib.parse import parse_qsl, quote
 
 from django.conf import settings
@@ -148,10 +148,13 @@ def java_next_link(
     order: str,
     sort_values: Sequence[tuple[str, str]],
     *,
+    paged_params: Collection[str],
     limit: int,
     count: int,
 ) -> str | None:
-    """`links.next` after a page of `count` rows; `sort_values` are (parameter, last row's value)."""
+    """`links.next` after a page of `count` rows; `sort_values` are (parameter, last row's value)
+    of the sort keys, `paged_params` every parameter the route pages by (a fungible airdrop
+    has no serial number to sort by, yet `serialnumber` bounds are still dropped)."""
     if count < limit or not sort_values:
         return None
     same_direction = ("gt", "gte") if order == "asc" else ("lt", "lte")
@@ -160,7 +163,7 @@ def java_next_link(
     pinned = {key for key, value in query.pairs if key in sort_params and not _RANGE_BOUND.match(value)}
     params: dict[str, list[str]] = {}
     for key, value in query.pairs:
-        if key in sort_params and _operator(value) in same_direction:
+        if key in paged_params and _operator(value) in same_direction:
             continue
         params.setdefault(key, []).append(value)
     operator = "gt" if order == "asc" else "lt"

@@ -166,18 +166,24 @@ class JavaAccountListViewSet(MirrorViewSet):
             query,
             criteria.order,
             self.sort_values(rows[-1], criteria) if rows else (),
+            paged_params=self.paged_params,
             limit=criteria.limit,
             count=len(rows),
         )
         return Response({self.results_key: self.get_serializer(rows, many=True).data, "links": {"next": link}})
 
+    # Every parameter the route pages by; their values bounding the order's direction give way to the next page's.
+    paged_params: tuple[str, ...] = ()
+
     def sort_values(self, last_row: dict, criteria) -> list[tuple[str, str]]:
+        """(parameter, the last row's value) of each sort key of the next page."""
         raise NotImplementedError
 
 
 class NftAllowanceViewSet(JavaAccountListViewSet):
     serializer_class = NftAllowanceSerializer
     results_key = "allowances"
+    paged_params = ("account.id", "token.id")
 
     def list(self, request, id):
         return self.java_list(
@@ -201,6 +207,7 @@ class NftAllowanceViewSet(JavaAccountListViewSet):
 class TokenAirdropViewSet(JavaAccountListViewSet):
     serializer_class = TokenAirdropSerializer
     results_key = "airdrops"
+    paged_params = ("receiver.id", "sender.id", "serialnumber", "token.id")
     # True: airdrops the account sent (`/outstanding`); False: those it is to receive (`/pending`).
     outstanding: bool
 

@@ -139,3 +139,19 @@ def test_airdrop_query_errors(client, airdrops, url, detail):
 
     assert response.status_code == 400
     assert java_error(response) == {"message": "Bad Request", "detail": detail}
+
+
+def test_next_link_drops_serial_bounds_after_a_fungible_airdrop(client, airdrops):
+    response = client.get(f"{OUTSTANDING}?limit=1&receiver.id=gt:2000&token.id=gte:3000&serialnumber=gt:0")
+
+    assert keys(response) == [(2001, 3001, None)]
+    assert response.json()["links"]["next"] == (
+        f"{OUTSTANDING}?limit=1&receiver.id=gte:0.0.2001&token.id=gt:0.0.3001"
+    )
+
+
+def test_exclusive_token_bound_leaves_the_serial_bound_out(client, airdrops):
+    """`token.id=gt:` ends the lower tuple: a serial bound after it does not narrow the page."""
+    response = client.get(f"{OUTSTANDING}?receiver.id=gte:2001&token.id=gt:3001&serialnumber=gt:1")
+
+    assert keys(response) == [(2001, 4001, 1), (2001, 4001, 2), *ALL_OUTSTANDING[3:]]

@@ -92,7 +92,14 @@ SORT = [("account.id", "0.0.7"), ("token.id", "0.0.9")]
 
 
 def link(query_string: str, order: str = "asc", *, count: int = 2, sort=SORT) -> str | None:
-    return java_next_link(PATH, JavaQuery(query_string), order, sort, limit=2, count=count)
+    paged = ("account.id", "token.id", "serialnumber")
+    return java_next_link(PATH, JavaQuery(query_string), order, sort, paged_params=paged, limit=2, count=count)
+
+
+def test_bounds_of_a_paged_parameter_that_is_no_sort_key_are_dropped():
+    assert link("serialnumber=gt:0&serialnumber=lt:9&limit=2") == (
+        f"{PATH}?serialnumber=lt:9&limit=2&account.id=gte:0.0.7&token.id=gt:0.0.9"
+    )
 
 
 def test_no_link_for_a_short_page():

@@ -1,22 +1,62 @@
-"""Query parameters of `/balances`, `/accounts` and `/accounts/{idOrAliasOrEvmAddress}`."""
+"""Query parameters of `/balances`, `/accounts`, `/accounts/{idOrAliasOrEvmAddress}` and its sub-routes
+(`/accounts/{id}/nfts`, ...)."""
 
 import re
+from dataclasses import dataclass
+
+from django.conf import settings
 
 from apps.accounts.models import AccountBalance, Entity
 from apps.accounts.selectors import AccountAlias, AccountListFilter, BalanceListFilter, EvmAddress
 from apps.common.api.exceptions import InvalidArgument
-from apps.common.codecs import EvmAddressType, decode_base32_alias, parse_entity_id, parse_positive_long, parse_timestamp
+from apps.common.codecs import (
+    EvmAddressType,
+    decode_base32_alias,
+    parse_entity_id,
+    parse_positive_long,
+    parse_timestamp,
+)
 from apps.common.filters import Comparison, LastValueFilter, OperatorFilter, equals_only, parse_bool
 from apps.common.filtersets import ListFilterSet
+from apps.common.java import (
+    JavaQuery,
+    bad_request,
+    parse_java_entity_id,
+    parse_java_number,
+    validate_limit,
+    validate_range_count,
+)
+from apps.common.keyset import (
+    JAVA_LENIENT_RULES,
+    JAVA_RULES,
+    LOWER_OPERATORS,
+    UPPER_OPERATORS,
+    Bound,
+    BoundRules,
+    KeyFilter,
+    Keyset,
+    KeysetError,
+    KeysetFilterSet,
+)
 from apps.transactions.selectors import TransactionListFilter, transaction_type_id
 
 __all__ = (
     "AccountDetailFilterSet",
     "AccountFilterSet",
+    "AccountNftFilterSet",
     "BalanceFilterSet",
+    "CryptoAllowanceFilterSet",
+    "JavaListRequest",
+    "NftAllowanceRequest",
+    "StakingRewardFilterSet",
+    "TokenAllowanceFilterSet",
+    "TokenRelationshipFilterSet",
+    "nft_allowance_request",
     "parse_account_id",
     "parse_balance_account",
+    "parse_entity_id_or_num_alias",
     "parse_public_key",
+    "token_airdrop_request",
 )
 
 _PUBLIC_KEY = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{66}|[0-9A-Fa-f]{88})$")
@@ -174,3 +214,154 @@ class AccountDetailFilterSet(ListFilterSet):
             limit=self.limit_value,
             order=self.order_value,
         )
+
+#
+# Account sub-routes: /accounts/{id}/nfts, /rewards, /allowances/crypto, /allowances/tokens, /tokens
+#
+
+
+def parse_entity_id_or_num_alias(text: str) -> int:
+    """An entity id, or an EVM address that encodes one (long-zero)."""
+    return parse_entity_id(text, evm_address_type=EvmAddressType.NUM_ALIAS).encoded
+
+
+# The upstream's controllers of these routes read the default page size once, at startup.
+STARTUP_LIMIT_DEFAULT = settings.MIRROR["LIMIT_DEFAULT"]
+
+
+def _reject_not_equal(filterset, messages: dict[str, str]) -> None:
+    """The upstream answers `ne` on these parameters with its own text, not `Invalid parameter`."""
+    for param, message in messages.items():
+        if any(c.operator == "ne" for c in filterset.form.cleaned_data.get(param) or ()):
+            raise InvalidArgument(message)
+
+
+class AccountNftFilterSet(KeysetFilterSet):
+    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+    serialnumber = KeyFilter(field_name="serial_number", parser=parse_positive_long)
+    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
+
+    keyset_params = ("token.id", "serialnumber")
+    default_order = "desc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+
+    def validate(self) -> None:
+        super().validate()
+        spenders = self.form.cleaned_data.get("spender.id") or ()
+        for operators in (LOWER_OPERATORS, UPPER_OPERATORS):
+            if sum(c.operator in operators for c in spenders) > 1:
+                raise InvalidArgument("Multiple range params not allowed for spender.id")
+        _reject_not_equal(self, {"spender.id": "Not equals (ne) comparison operator is not supported"})
+
+
+class StakingRewardFilterSet(ListFilterSet):
+    timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
+
+    default_order = "desc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+    ordering_fields = ("consensus_timestamp",)
+
+    def validate(self) -> None:
+        super().validate()
+        _reject_not_equal(self, {"timestamp": "Not equals (ne) operator is not supported for timestamp"})
+
+
+class CryptoAllowanceFilterSet(ListFilterSet):
+    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
+
+    default_order = "desc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+    ordering_fields = ("spender",)
+
+    def validate(self) -> None:
+        super().validate()
+        _reject_not_equal(
+            self, {"spender.id": "Not equal (ne) comparison operator is not supported for spender.id"}
+        )
+
+
+class TokenAllowanceFilterSet(KeysetFilterSet):
+    spender_id = KeyFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
+    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+
+    keyset_params = ("spender.id", "token.id")
+    default_order = "asc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+
+
+class TokenRelationshipFilterSet(ListFilterSet):
+    token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+
+    default_order = "asc"
+    default_limit = STARTUP_LIMIT_DEFAULT
+    ordering_fields = ("token_id",)
+
+    def validate(self) -> None:
+        super().validate()
+        _reject_not_equal(self, {"token.id": "Not equal (ne) comparison operator is not supported for token.id"})
+
+
+#
+# Java-served account sub-routes: /accounts/{id}/allowances/nfts, /airdrops/outstanding, /airdrops/pending
+#
+
+
+@dataclass(frozen=True, kw_only=True)
+class JavaListRequest:
+    """A validated query of a Java-served list: its keyset, order and page size."""
+
+    keyset: Keyset
+    order: str
+    limit: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class NftAllowanceRequest(JavaListRequest):
+    # True: the path account is the owner and `account.id` the spender; False: the other way round.
+    owner: bool
+
+
+def nft_allowance_request(query: JavaQuery) -> NftAllowanceRequest:
+    accounts = query.ranges("account.id", parse_java_entity_id)
+    limit = query.limit_text()
+    order = query.order()
+    owner = query.boolean("owner", True)
+    tokens = query.ranges("token.id", parse_java_entity_id)
+    validate_range_count("account.id", query.values("account.id"))
+    validate_range_count("token.id", query.values("token.id"))
+    keyset = _java_keyset(
+        (("account.id", "spender" if owner else "owner", accounts), ("token.id", "token_id", tokens)),
+        JAVA_RULES,
+    )
+    return NftAllowanceRequest(keyset=keyset, order=order, limit=validate_limit(limit), owner=owner)
+
+
+def token_airdrop_request(query: JavaQuery, *, counterpart_param: str, counterpart_column: str) -> JavaListRequest:
+    """`/airdrops/outstanding` (`receiver.id`) or `/airdrops/pending` (`sender.id`)."""
+    limit = query.limit_text()
+    order = query.order()
+    counterparts = query.ranges(counterpart_param, parse_java_entity_id)
+    serials = query.ranges("serialnumber", parse_java_number)
+    tokens = query.ranges("token.id", parse_java_entity_id)
+    for name in (counterpart_param, "serialnumber", "token.id"):
+        validate_range_count(name, query.values(name))
+    keyset = _java_keyset(
+        (
+            (counterpart_param, counterpart_column, counterparts),
+            ("token.id", "token_id", tokens),
+            ("serialnumber", "serial_number", serials),
+        ),
+        JAVA_LENIENT_RULES,
+    )
+    return JavaListRequest(keyset=keyset, order=order, limit=validate_limit(limit))
+
+
+def _java_keyset(columns, rules: BoundRules) -> Keyset:
+    try:
+        bounds = tuple(
+            Bound.of(param, column, comparisons, rules if index == 0 else rules.for_later_columns)
+            for index, (param, column, comparisons) in enumerate(columns)
+        )
+        return Keyset(bounds, rules)
+    except KeysetError as error:
+        raise bad_request(str(error)) from None

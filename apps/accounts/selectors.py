@@ -15,17 +15,24 @@ rows of the `token_account` / `token_balance` primary key per account.
 """
 
 import datetime
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.db.models.lookups import Exact
 
-from apps.accounts.models import AccountBalance, Entity, EntityStake, EntityType
+from apps.accounts.models import AccountBalance, CryptoAllowance, Entity, EntityStake, EntityType, StakingRewardTransfer
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison
+from apps.common.java import parse_java_entity_id
+from apps.common.keyset import Keyset, keyset_page
+from apps.common.lookups import RangeLower
+from apps.tokens.models import AirdropState, Nft, NftAllowance, Token, TokenAccount, TokenAirdrop, TokenAllowance
 
 __all__ = (
     "AccountAlias",
@@ -36,15 +43,27 @@ __all__ = (
     "account_list",
     "balance_list",
     "balance_snapshot_range",
+    "account_exists",
     "account_id_from_path",
+    "account_nft_queryset",
+    "crypto_allowance_queryset",
     "entity_id_by_alias",
     "entity_id_by_evm_address",
     "pending_reward",
     "timestamp_range_is_empty",
+    "java_account_id",
+    "java_account_path",
+    "nft_allowance_list",
+    "staking_reward_queryset",
+    "token_airdrop_list",
+    "token_allowance_queryset",
+    "token_relationship_queryset",
 )
 
 TREASURY_ACCOUNT_NUM = 2
 BALANCE_ENTITY_TYPES = (EntityType.ACCOUNT, EntityType.CONTRACT)
+NFT_COLUMNS = ("account_id", "created_timestamp", "delegating_spender", "metadata", "serial_number", "spender", "token_id")
+ALLOWANCE_COLUMNS = ("amount", "amount_granted", "owner", "spender", "timestamp_range")
 
 
 @dataclass(frozen=True)
@@ -481,3 +500,126 @@ def _newest_version(
         cursor.execute(sql, [entity_id, *params, entity_id, *params])
         found = cursor.fetchone()
     return None if found is None else dict(zip(columns, found))
+#
+# Account sub-routes: each a queryset of dicts over one account's rows, which the
+# route's FilterSet narrows, orders and pages along an index led by the account column.
+#
+
+
+def account_exists(*, account_id: int) -> bool:
+    return Entity.objects.filter(id=account_id).exists()
+
+
+def account_nft_queryset(*, account_id: int) -> QuerySet:
+    """The account's NFTs; `deleted_or_burned` is true also when their token is deleted."""
+    token_deleted = Entity.objects.filter(id=OuterRef("token_id")).values("deleted")[:1]
+    return (
+        Nft.objects.filter(account_id=account_id)
+        .annotate(modified_timestamp=RangeLower("timestamp_range"))
+        .values(
+            *NFT_COLUMNS,
+            "modified_timestamp",
+            deleted_or_burned=ExpressionWrapper(
+                Q(deleted=True) | Q(Exact(Coalesce(Subquery(token_deleted), False), True)),
+                output_field=BooleanField(),
+            ),
+        )
+    )
+
+
+def staking_reward_queryset(*, account_id: int) -> QuerySet:
+    return StakingRewardTransfer.objects.filter(account_id=account_id).values(
+        "account_id", "amount", "consensus_timestamp"
+    )
+
+
+def crypto_allowance_queryset(*, owner_id: int) -> QuerySet:
+    """The account's crypto allowances with an amount left."""
+    return CryptoAllowance.objects.filter(owner=owner_id, amount__gt=0).values(*ALLOWANCE_COLUMNS)
+
+
+def token_allowance_queryset(*, owner_id: int) -> QuerySet:
+    return TokenAllowance.objects.filter(owner=owner_id, amount__gt=0).values(*ALLOWANCE_COLUMNS, "token_id")
+
+
+def token_relationship_queryset(*, account_id: int) -> QuerySet:
+    """The tokens the account is associated with; freeze and KYC status fall back to the token's."""
+    token = Token.objects.filter(token_id=OuterRef("token_id"))
+    return (
+        TokenAccount.objects.filter(account_id=account_id, associated=True)
+        .annotate(
+            decimals=Subquery(token.values("decimals")[:1]),
+            effective_freeze_status=Coalesce("freeze_status", Subquery(token.values("freeze_status")[:1])),
+            effective_kyc_status=Coalesce("kyc_status", Subquery(token.values("kyc_status")[:1])),
+        )
+        .values(
+            "automatic_association",
+            "balance",
+            "created_timestamp",
+            "decimals",
+            "token_id",
+            "effective_freeze_status",
+            "effective_kyc_status",
+        )
+    )
+
+
+#
+# Java-served account sub-routes
+#
+
+_JAVA_NUM_PATH = re.compile(r"^(?:(\d{1,4})\.)?(?:(\d{1,5})\.)?(\d{1,12})$")
+_JAVA_EVM_PATH = re.compile(r"^(?:(?:\d{1,5}\.)?(?:\d{1,5}\.)?|0x)?([A-Fa-f0-9]{40})$")
+_JAVA_ALIAS_PATH = re.compile(r"^(?:\d{1,5}\.)?(?:\d{1,5}\.)?([A-Z2-7]{40,70})$")
+
+
+def java_account_path(text: str) -> int | EvmAddress | AccountAlias:
+    """The account a Java route's path names, before any lookup; ValueError when malformed."""
+    if _JAVA_NUM_PATH.match(text):
+        return parse_java_entity_id(text)
+    if match := _JAVA_EVM_PATH.match(text):
+        return EvmAddress(bytes.fromhex(match.group(1)))
+    if match := _JAVA_ALIAS_PATH.match(text):
+        return AccountAlias(decode_base32_alias(match.group(1), strict=False))
+    raise ValueError(f"Invalid account {text!r}")
+
+
+def java_account_id(account: int | EvmAddress | AccountAlias) -> int | None:
+    """An id as given (not checked), or the live entity with the address or alias.
+
+    The upstream's Java lookup (`deleted <> true`) also skips entities whose `deleted` is null.
+    """
+    if isinstance(account, int):
+        return account
+    entities = Entity.objects.filter(deleted=False)
+    if isinstance(account, EvmAddress):
+        entities = entities.filter(evm_address=account.address)
+    else:
+        entities = entities.filter(alias=account.alias)
+    return entities.order_by("id").values_list("id", flat=True).first()
+
+
+def nft_allowance_list(*, account_id: int, owner: bool, keyset: Keyset, order: str, limit: int) -> list[dict]:
+    """Approved-for-all NFT allowances the account granted (`owner`) or received, ordered by the other party and token."""
+    own_column, other_column = ("owner", "spender") if owner else ("spender", "owner")
+    prefix = "-" if order == "desc" else ""
+    allowances = (
+        NftAllowance.objects.filter(**{own_column: account_id}, approved_for_all=True)
+        .order_by(prefix + other_column, prefix + "token_id")
+        .values("approved_for_all", "owner", "spender", "timestamp_range", "token_id")
+    )
+    return list(keyset_page(allowances, keyset, limit))
+
+
+def token_airdrop_list(*, account_id: int, outstanding: bool, keyset: Keyset, order: str, limit: int) -> list[dict]:
+    """Pending airdrops the account sent (`outstanding`) or is to receive, ordered by the other party, token and serial."""
+    own_column, other_column = (
+        ("sender_account_id", "receiver_account_id") if outstanding else ("receiver_account_id", "sender_account_id")
+    )
+    prefix = "-" if order == "desc" else ""
+    airdrops = (
+        TokenAirdrop.objects.filter(**{own_column: account_id}, state=AirdropState.PENDING)
+        .order_by(prefix + other_column, prefix + "token_id", prefix + "serial_number")
+        .values("amount", "receiver_account_id", "sender_account_id", "serial_number", "timestamp_range", "token_id")
+    )
+    return list(keyset_page(airdrops, keyset, limit))

@@ -202,14 +202,19 @@ _ECDSA_KEY = re.compile(r"^(?:3a21|32250a233a21|2a29080112250a233a21)([0-9a-f]{6
 _IMMUTABLE_KEY = "3200"
 
 
-def decode_base32_alias(text: str) -> bytes:
-    """An account alias from its RFC 4648 base32 text (upper case, no padding); ValueError otherwise."""
+def decode_base32_alias(text: str, *, strict: bool = True) -> bytes:
+    """An account alias from its RFC 4648 base32 text (upper case, no padding); ValueError otherwise.
+
+    Strict decoding, as the Node service's, also refuses bits set past the last whole byte."""
     if not _BASE32_ALIAS.match(text):
         raise ValueError(f"Invalid alias {text!r}")
     try:
-        return base64.b32decode(text + "=" * (-len(text) % 8))
+        alias = base64.b32decode(text + "=" * (-len(text) % 8))
     except binascii.Error:
         raise ValueError(f"Invalid alias {text!r}") from None
+    if strict and encode_alias(alias) != text:
+        raise ValueError(f"Invalid alias {text!r}")
+    return alias
 
 
 def encode_alias(alias: bytes | None) -> str | None:

@@ -45,10 +45,17 @@ def cases_dir() -> Path:
 
 
 def case_files(root: Path, folders: list[str] | None = None) -> list[Path]:
+    """The case files under `root`, or under the given folders (`accounts`, `accounts/{id}/nfts`)."""
     files = sorted(root.rglob("*.json"))
     if folders:
-        files = [path for path in files if path.relative_to(root).parts[0] in folders]
+        files = [path for path in files if case_folder(path.relative_to(root), folders)]
     return files
+
+
+def case_folder(relative: Path, folders: list[str]) -> str | None:
+    """The deepest of `folders` holding the case file at `relative`, or None."""
+    matches = [folder for folder in folders if relative.parts[: len(Path(folder).parts)] == Path(folder).parts]
+    return max(matches, key=lambda folder: len(Path(folder).parts), default=None)
 
 
 @dataclass

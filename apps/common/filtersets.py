@@ -90,9 +90,13 @@ class ListFilterSet(QueryFilterSet):
 
     default_order = "asc"
     ordering_fields: tuple[str, ...] = ()
+    # A route whose default page size is fixed (and not capped) rather than read per request.
+    default_limit: int | None = None
 
     @property
     def limit_value(self) -> int:
+        if self.default_limit is not None and self.value("limit") is None:
+            return self.default_limit
         user_maximum = getattr(self.request, "mirror_limit_max", None)
         maximum = user_maximum or settings.MIRROR["LIMIT_MAX"]
         return min(self.value("limit", settings.MIRROR["LIMIT_DEFAULT"]), maximum)

@@ -1,4 +1,4 @@
-from django.db.models import Field, Lookup
+from django.db.models import BigIntegerField, Field, Func, Lookup
 
 
 @Field.register_lookup
@@ -12,3 +12,10 @@ class NotEqual(Lookup):
         lhs, lhs_params = self.process_lhs(compiler, connection)
         rhs, rhs_params = self.process_rhs(compiler, connection)
         return f"{lhs} <> {rhs}", [*lhs_params, *rhs_params]
+
+
+class RangeLower(Func):
+    """`lower(range)`: the inclusive lower bound of an int8range column."""
+
+    function = "lower"
+    output_field = BigIntegerField()

@@ -4,8 +4,19 @@ from django.db.backends.postgresql.psycopg_any import NumericRange as Range
 from django.test import override_settings
 
 from apps.accounts.models import Entity
-from apps.accounts.selectors import AccountListFilter, account_get, account_list, pending_reward, timestamp_range_is_empty
-from apps.accounts.tests.factories import create_entity, create_entity_history, create_entity_stake, create_token_account
+from apps.accounts.selectors import (
+    AccountListFilter,
+    account_get,
+    account_list,
+    pending_reward,
+    timestamp_range_is_empty,
+)
+from apps.accounts.tests.factories import (
+    create_entity,
+    create_entity_history,
+    create_entity_stake,
+    create_token_account,
+)
 from apps.common.filters import Comparison
 
 pytestmark = pytest.mark.django_db

@@ -7,6 +7,7 @@ refuses as malformed 400 `Bad request`, one too large 414 or 431, anything else
 """
 
 import logging
+from http import HTTPStatus
 
 from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation, TooManyFieldsSent
@@ -54,6 +55,15 @@ class Unauthorized(MirrorApiError):
 class TooManyParameters(InvalidArgument):
     def __init__(self, limit: int):
         super().__init__(f"Parameter limit exceeded. Only {limit} parameters allowed.")
+
+
+class DetailedError(MirrorApiError):
+    """An error as the upstream's Java service words it: the HTTP reason phrase
+    as `message`, the explanation as `detail`."""
+
+    def __init__(self, status_code: int, detail: str):
+        super().__init__({"message": HTTPStatus(status_code).phrase, "detail": detail})
+        self.status_code = status_code
 
 
 class UriTooLong(MirrorApiError):

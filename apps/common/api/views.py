@@ -41,10 +41,9 @@ class MirrorViewSet(viewsets.GenericViewSet):
         filterset = self.get_filterset(self.filterset_class)
         rows = self.list_rows(filterset)
         link = None
-        if rows and len(rows) == filterset.limit_value:
-            link = next_link(
-                request.path, filterset.params, filterset.order_value, self.pagination_anchors, rows[-1]
-            )
+        anchors = self.get_pagination_anchors(filterset)
+        if anchors and rows and len(rows) == filterset.limit_value:
+            link = next_link(request.path, filterset.params, filterset.order_value, anchors, rows[-1])
         data = self.get_serializer(rows, many=True).data
         return Response({**self.list_envelope(rows), self.results_key: data, "links": {"next": link}})
 
@@ -52,6 +51,10 @@ class MirrorViewSet(viewsets.GenericViewSet):
         """One page of rows; a route whose page is not one queryset reads it here
         (validating the query first, as `filterset.qs` does)."""
         return list(filterset.qs[: filterset.limit_value])
+
+    def get_pagination_anchors(self, filterset) -> Sequence[Anchor]:
+        """The anchors of `links.next`; none when the query names a single row."""
+        return self.pagination_anchors
 
     def list_envelope(self, rows: list) -> dict:
         """Top-level keys a route's list answer carries besides its results and links."""

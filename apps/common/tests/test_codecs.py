@@ -10,6 +10,7 @@ from apps.common.codecs import (
     EntityId,
     EvmAddressType,
     add_hex_prefix,
+    decode_base32_alias,
     decode_entity_id,
     encode_entity_id,
     encode_key,
@@ -393,3 +394,11 @@ def test_encode_key_of_null_is_none():
 
 def test_encode_key_accepts_memoryview():
     assert encode_key(memoryview(bytes.fromhex("1220" + ED25519_KEY))) == {"_type": "ED25519", "key": ED25519_KEY}
+
+
+def test_base32_alias_with_spare_bits_set_decodes_only_leniently():
+    text = "KGNABD5L3ZGSRVUCSPDR7TONZSRY3D5OMEBKQMVTD2AC6JL"
+
+    with pytest.raises(ValueError):
+        decode_base32_alias(text)
+    assert len(decode_base32_alias(text, strict=False)) == 29

@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 from django.db import connection
 
-from apps.common.conformance import case_files, cases_dir, run_case_file
+from apps.common.conformance import case_files, case_folder, cases_dir, run_case_file
 
 
 class Command(BaseCommand):
@@ -31,19 +31,20 @@ class Command(BaseCommand):
             results = [result for path in case_files(root, folders) for result in run_case_file(path, root)]
         finally:
             connection.creation.destroy_test_db(original_name, verbosity=0)
-        self._report(root, results)
+        self._report(results, folders)
         if json_out:
             json_out.write_text(json.dumps([result.__dict__ for result in results], indent=1))
 
-    def _report(self, root: Path, results) -> None:
+    def _report(self, results, folders: list[str]) -> None:
         passed, failed = Counter(), Counter()
         for result in results:
-            folder = Path(result.file).parts[0]
+            folder = case_folder(Path(result.file), folders) if folders else Path(result.file).parts[0]
             (passed if result.passed else failed)[folder] += 1
-        self.stdout.write(f"{'folder':<16}{'passed':>8}{'failed':>8}{'total':>8}{'pass %':>8}")
+        width = max([16, *(len(folder) + 2 for folder in passed.keys() | failed.keys())])
+        self.stdout.write(f"{'folder':<{width}}{'passed':>8}{'failed':>8}{'total':>8}{'pass %':>8}")
         for folder in sorted(passed.keys() | failed.keys()):
             total = passed[folder] + failed[folder]
             self.stdout.write(
-                f"{folder:<16}{passed[folder]:>8}{failed[folder]:>8}{total:>8}{100 * passed[folder] / total:>7.1f}%"
+                f"{folder:<{width}}{passed[folder]:>8}{failed[folder]:>8}{total:>8}{100 * passed[folder] / total:>7.1f}%"
             )
         self.stdout.write(f"{sum(passed.values())} passed, {sum(failed.values())} failed")

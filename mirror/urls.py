@@ -9,6 +9,8 @@ urlpatterns = [
     path("", include("apps.status.api.urls")),
     path("api/v1/", include("apps.transactions.api.urls")),
     path("api/v1/", include("apps.accounts.api.urls")),
+    path("api/v1/", include("apps.topics.api.urls")),
+    path("api/v1/", include("apps.schedules.api.urls")),
     re_path(r"^api/", route_not_found),
 ]
 

@@ -42,9 +42,10 @@ class TopicHistory(TopicColumns):
 
 
 class TopicMessage(models.Model):
-    # No primary key in the mirror schema; these columns identify a row.
-    pk = models.CompositePrimaryKey("topic_id", "sequence_number")
-    consensus_timestamp = models.BigIntegerField()
+    # No primary key in the mirror schema. (topic_id, sequence_number) is unique, but
+    # each message is one transaction, so its consensus timestamp identifies it too,
+    # and a single-column key lets the admin show messages.
+    consensus_timestamp = models.BigIntegerField(primary_key=True)
     message = models.BinaryField()
     running_hash = models.BinaryField()
     sequence_number = models.BigIntegerField()

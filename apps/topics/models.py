@@ -8,6 +8,8 @@ __all__ = [
 from django.contrib.postgres.fields import BigIntegerRangeField
 from django.db import models
 
+from apps.common.codecs import format_entity_id
+
 
 class TopicColumns(models.Model):
     """The columns of topic and topic_history, but id (topic's primary key)."""
@@ -29,6 +31,9 @@ class Topic(TopicColumns):
     class Meta:
         managed = False
         db_table = "topic"
+
+    def __str__(self):
+        return f"topic {format_entity_id(self.id)}"
 
 
 class TopicHistory(TopicColumns):
@@ -60,6 +65,9 @@ class TopicMessage(models.Model):
     class Meta:
         managed = False
         db_table = "topic_message"
+
+    def __str__(self):
+        return f"topic {format_entity_id(self.topic_id)} message {self.sequence_number}"
 
 
 class TopicMessageLookup(models.Model):

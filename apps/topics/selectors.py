@@ -34,7 +34,7 @@ _MESSAGE_COLUMNS = (
 
 
 def topic_message_queryset(*, topic_id: int) -> QuerySet:
-    """A topic's messages as dicts, for the (topic_id, consensus_timestamp) and (topic_id, sequence_number) indexes."""
+    """A topic's messages as dicts; both indexes of the table lead with topic_id."""
     return TopicMessage.objects.filter(topic_id=topic_id).values(*_MESSAGE_COLUMNS)
 
 

@@ -35,7 +35,8 @@ def test_schedule_get():
 
 
 def schedule_row(**overrides) -> dict:
-    return {"executed_timestamp": None, "deleted": False, "expiration_time": None, "consensus_timestamp": T, **overrides}
+    row = {"executed_timestamp": None, "deleted": False, "expiration_time": None, "consensus_timestamp": T}
+    return {**row, **overrides}
 
 
 @pytest.mark.parametrize(

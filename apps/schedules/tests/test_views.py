@@ -122,7 +122,9 @@ def test_list_pages_descending(client, schedules):
     response = client.get(f"{URL}?order=desc&limit=2&schedule.id=gte:0.0.2001")
 
     assert schedule_ids(response) == ["0.0.2004", "0.0.2003"]
-    assert response.json()["links"]["next"] == f"{URL}?order=desc&limit=2&schedule.id=gte:0.0.2001&schedule.id=lt:0.0.2003"
+    assert response.json()["links"]["next"] == (
+        f"{URL}?order=desc&limit=2&schedule.id=gte:0.0.2001&schedule.id=lt:0.0.2003"
+    )
 
 
 @override_settings(MIRROR={**settings.MIRROR, "LIMIT_DEFAULT": 2, "LIMIT_MAX": 3})

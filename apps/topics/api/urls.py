@@ -22,5 +22,9 @@ urlpatterns = [
         TopicMessageViewSet.as_view({"get": "retrieve"}),
         name="topic-message-detail",
     ),
-    re_path(rf"^topics/(?P<topic_id>{_SEGMENT})/?$", TopicViewSet.as_view({"get": "retrieve"}), name="topic-detail"),
+    re_path(
+        rf"^topics/(?P<topic_id>{_SEGMENT})/?$",
+        TopicViewSet.as_view({"get": "retrieve"}),
+        name="topic-detail",
+    ),
 ]

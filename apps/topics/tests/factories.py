@@ -40,7 +40,12 @@ def create_submitted_message(topic_id: int, sequence_number: int, consensus_time
 
 
 def create_topic(
-    topic_id: int, *, entity: dict | None = None, fixed_fees: list | None = None, with_fees: bool = True, **overrides
+    topic_id: int,
+    *,
+    entity: dict | None = None,
+    fixed_fees: list | None = None,
+    with_fees: bool = True,
+    **overrides,
 ) -> Topic:
     """A topic with its entity row and (unless `with_fees` is false) its custom fee row."""
     fields = {

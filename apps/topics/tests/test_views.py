@@ -236,7 +236,9 @@ def test_list_rejects_bad_query(client, messages, query, expected):
     assert response.json() == expected
 
 
-@pytest.mark.parametrize("topic_id", ["0.0.-3", "abc", "0x0000000000000000000000000000000000000007", "0.0.274877906944"])
+@pytest.mark.parametrize(
+    "topic_id", ["0.0.-3", "abc", "0x0000000000000000000000000000000000000007", "0.0.274877906944"]
+)
 def test_list_rejects_bad_topic_id(client, topic_id):
     response = client.get(f"/api/v1/topics/{topic_id}/messages?limit=-1")
 
@@ -407,7 +409,12 @@ def topic():
         fee_schedule_key=bytes.fromhex("3200"),
         fee_exempt_key_list=key_list(ED25519_KEY, ECDSA_KEY),
         fixed_fees=[
-            {"amount": 10, "collector_account_id": 1002, "denominating_token_id": 1003, "all_collectors_are_exempt": False},
+            {
+                "amount": 10,
+                "collector_account_id": 1002,
+                "denominating_token_id": 1003,
+                "all_collectors_are_exempt": False,
+            },
             {"amount": "20", "collector_account_id": 1004, "all_collectors_are_exempt": True},
         ],
     )
@@ -467,7 +474,8 @@ def test_topic_details_ignores_query_parameters(client, topic):
 
 
 @pytest.mark.parametrize(
-    "topic_id", ["abc", "0.0.-1", "0x0000000000000000000000000000000000000007", "0.65536.7", "274877906944", "1.2.3.4"]
+    "topic_id",
+    ["abc", "0.0.-1", "0x0000000000000000000000000000000000000007", "0.65536.7", "274877906944", "1.2.3.4"],
 )
 def test_topic_details_rejects_bad_id(client, topic_id):
     response = client.get(f"/api/v1/topics/{topic_id}")

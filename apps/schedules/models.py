@@ -4,6 +4,8 @@ __all__ = [
 
 from django.db import models
 
+from apps.common.codecs import format_entity_id
+
 
 class Schedule(models.Model):
     consensus_timestamp = models.BigIntegerField()
@@ -18,3 +20,6 @@ class Schedule(models.Model):
     class Meta:
         managed = False
         db_table = "schedule"
+
+    def __str__(self):
+        return f"schedule {format_entity_id(self.schedule_id)}"

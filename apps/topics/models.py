@@ -8,6 +8,8 @@ __all__ = [
 from django.contrib.postgres.fields import BigIntegerRangeField
 from django.db import models
 
+from apps.common.codecs import format_entity_id
+
 
 class TopicColumns(models.Model):
     """The columns of topic and topic_history, but id (topic's primary key)."""
@@ -30,6 +32,9 @@ class Topic(TopicColumns):
         managed = False
         db_table = "topic"
 
+    def __str__(self):
+        return f"topic {format_entity_id(self.id)}"
+
 
 class TopicHistory(TopicColumns):
     # No primary key in the mirror schema; these columns identify a row.
@@ -42,9 +47,10 @@ class TopicHistory(TopicColumns):
 
 
 class TopicMessage(models.Model):
-    # No primary key in the mirror schema; these columns identify a row.
-    pk = models.CompositePrimaryKey("topic_id", "sequence_number")
-    consensus_timestamp = models.BigIntegerField()
+    # No primary key in the mirror schema. (topic_id, sequence_number) is unique, but
+    # each message is one transaction, so its consensus timestamp identifies it too,
+    # and a single-column key lets the admin show messages.
+    consensus_timestamp = models.BigIntegerField(primary_key=True)
     message = models.BinaryField()
     running_hash = models.BinaryField()
     sequence_number = models.BigIntegerField()
@@ -59,6 +65,9 @@ class TopicMessage(models.Model):
     class Meta:
         managed = False
         db_table = "topic_message"
+
+    def __str__(self):
+        return f"topic {format_entity_id(self.topic_id)} message {self.sequence_number}"
 
 
 class TopicMessageLookup(models.Model):

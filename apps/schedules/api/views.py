@@ -1,0 +1,44 @@
+from rest_framework.response import Response
+
+from apps.common import clock
+from apps.common.api.exceptions import InvalidArgument, NotFound
+from apps.common.api.views import MirrorViewSet
+from apps.common.codecs import format_entity_id, parse_entity_id
+from apps.common.pagination import Anchor
+from apps.schedules import selectors
+from apps.schedules.api.serializers import ScheduleSerializer
+from apps.schedules.filtersets import ScheduleFilterSet, parse_schedule_entity_id
+
+CACHE_CONTROL_FINAL = "public, max-age=3600"
+
+
+class ScheduleViewSet(MirrorViewSet):
+    filterset_class = ScheduleFilterSet
+    serializer_class = ScheduleSerializer
+    results_key = "schedules"
+    pagination_anchors = (
+        Anchor("schedule.id", "schedule_id", format=format_entity_id, parse=parse_schedule_entity_id),
+    )
+    cache_control = {"list": "public, max-age=10"}
+    lookup_url_kwarg = "schedule_id"
+    lookup_value_regex = "[^/]+"
+
+    def get_queryset(self):
+        return selectors.schedule_queryset()
+
+    def list_rows(self, filterset):
+        return selectors.with_entities_and_signatures(super().list_rows(filterset))
+
+    def retrieve(self, request, schedule_id):
+        try:
+            encoded = parse_entity_id(schedule_id, allow_evm_address=False).encoded
+        except ValueError:
+            raise InvalidArgument.for_params("scheduleid") from None
+        self.validate_detail_query()
+        schedule = selectors.schedule_get(schedule_id=encoded)
+        if schedule is None:
+            raise NotFound()
+        response = Response(self.get_serializer(schedule).data)
+        if selectors.is_final(schedule, now=clock.now_ns()):
+            response["Cache-Control"] = CACHE_CONTROL_FINAL
+        return response

@@ -1,0 +1,121 @@
+
+from rest_framework import viewsets
+from rest_framework.response import Response
+
+from apps.common.api.exceptions import DetailedError, InvalidArgument, NotFound
+from apps.common.api.views import MirrorViewSet
+from apps.common.codecs import (
+    format_timestamp,
+    parse_entity_id,
+    parse_positive_long,
+    parse_timestamp,
+)
+from apps.common.java import conversion_error, parse_java_entity_id
+from apps.common.pagination import Anchor
+from apps.topics import selectors
+from apps.topics.api.serializers import TopicMessageSerializer, TopicSerializer
+from apps.topics.filtersets import TopicMessageFilterSet
+from apps.topics.models import TopicMessage
+
+CACHE_CONTROL_MESSAGE = "public, max-age=600"
+CACHE_CONTROL_TOPIC = "public, max-age=5"
+
+
+
+def parse_topic_id(text: str) -> int:
+    return parse_entity_id(text, allow_evm_address=False).encoded
+
+
+class TopicMessageViewSet(MirrorViewSet):
+    filterset_class = TopicMessageFilterSet
+    serializer_class = TopicMessageSerializer
+    results_key = "messages"
+    pagination_anchors = (
+        Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),
+    )
+    cache_control = {
+        "retrieve": CACHE_CONTROL_MESSAGE,
+        "retrieve_by_timestamp": CACHE_CONTROL_MESSAGE,
+    }
+
+    def get_queryset(self):
+        if self.action != "list":
+            return TopicMessage.objects.none()
+        return selectors.topic_message_queryset(topic_id=self.topic_id)
+
+    def list(self, request, topic_id):
+        self.topic_id = parse_path_segments(topic_id=topic_id)[0]
+        return super().list(request)
+
+    def list_rows(self, filterset):
+        rows = super().list_rows(filterset)
+        self.encoding = filterset.encoding_value
+        return rows
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "encoding": getattr(self, "encoding", None)}
+
+    def retrieve(self, request, topic_id, sequence_number_or_timestamp):
+        """By sequence number, or by consensus timestamp when the segment has a dot (`seconds.nanos`)."""
+        if "." in sequence_number_or_timestamp:
+            topic, timestamp = parse_path_segments(topic_id=topic_id, timestamp=sequence_number_or_timestamp)
+            self.validate_detail_query()
+            message = selectors.topic_message_get(topic_id=topic, consensus_timestamp=timestamp)
+        else:
+            topic, sequence_number = parse_path_segments(
+                topic_id=topic_id, sequence_number=sequence_number_or_timestamp
+            )
+            self.validate_detail_query()
+            message = selectors.topic_message_get(topic_id=topic, sequence_number=sequence_number)
+        return self._message_response(message)
+
+    def retrieve_by_timestamp(self, request, consensus_timestamp):
+        (timestamp,) = parse_path_segments(timestamp=consensus_timestamp)
+        self.validate_detail_query()
+        return self._message_response(selectors.topic_message_at(consensus_timestamp=timestamp))
+
+    def _message_response(self, message: dict | None) -> Response:
+        if message is None:
+            raise NotFound()
+        return Response(self.get_serializer(message).data)
+
+
+def parse_path_segments(
+    *, topic_id: str | None = None, sequence_number: str | None = None, timestamp: str | None = None
+) -> list[int]:
+    """The given path segments parsed in order; one 400 naming every bad one."""
+    segments = (
+        ("topic.id", topic_id, parse_topic_id),
+        ("sequencenumber", sequence_number, parse_positive_long),
+        ("consensus_timestamp", timestamp, parse_timestamp),
+    )
+    values, invalid = [], []
+    for name, text, parse in segments:
+        if text is None:
+            continue
+        try:
+            values.append(parse(text))
+        except ValueError:
+            invalid.append(name)
+    if invalid:
+        raise InvalidArgument.for_params(*invalid)
+    return values
+
+
+class TopicViewSet(viewsets.ViewSet):
+    """`/topics/{topicId}`, which the upstream serves from its Java service: its errors carry
+    the HTTP reason as the message and the cause as `detail`, and query parameters are ignored."""
+
+    def retrieve(self, request, topic_id):
+        try:
+            encoded = parse_java_entity_id(topic_id)
+        except ValueError:
+            raise conversion_error("id") from None
+        details = selectors.topic_details(topic_id=encoded)
+        if details.topic is None:
+            raise DetailedError(404, "Topic not found")
+        if details.entity is None:
+            raise DetailedError(404, "Entity not found")
+        if details.custom_fee is None:
+            raise DetailedError(404, "Custom fee for entity not found")
+        return Response(TopicSerializer(details).data, headers={"Cache-Control": CACHE_CONTROL_TOPIC})

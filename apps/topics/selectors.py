@@ -1,0 +1,96 @@
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from apps.accounts.models import Entity
+from apps.tokens.models import CustomFee
+from apps.topics.models import Topic, TopicMessage
+from apps.transactions.models import Transaction
+
+__all__ = (
+    "TopicDetails",
+    "topic_details",
+    "topic_message_at",
+    "topic_message_get",
+    "topic_message_queryset",
+)
+
+CONSENSUS_SUBMIT_MESSAGE = 27
+SUCCESS = 22
+
+_MESSAGE_COLUMNS = (
+    "chunk_num",
+    "chunk_total",
+    "consensus_timestamp",
+    "initial_transaction_id",
+    "message",
+    "payer_account_id",
+    "running_hash",
+    "running_hash_version",
+    "sequence_number",
+    "topic_id",
+    "valid_start_timestamp",
+)
+
+
+def topic_message_queryset(*, topic_id: int) -> QuerySet:
+    """A topic's messages as dicts; both indexes of the table lead with topic_id."""
+    return TopicMessage.objects.filter(topic_id=topic_id).values(*_MESSAGE_COLUMNS)
+
+
+def topic_message_get(
+    *, topic_id: int, sequence_number: int | None = None, consensus_timestamp: int | None = None
+) -> dict | None:
+    """One message of a topic, by its sequence number or its consensus timestamp."""
+    messages = topic_message_queryset(topic_id=topic_id)
+    if sequence_number is not None:
+        messages = messages.filter(sequence_number=sequence_number)
+    if consensus_timestamp is not None:
+        messages = messages.filter(consensus_timestamp=consensus_timestamp)
+    found = list(messages[:2])
+    return found[0] if len(found) == 1 else None
+
+
+def topic_message_at(*, consensus_timestamp: int) -> dict | None:
+    """The message a successful ConsensusSubmitMessage transaction at that instant submitted."""
+    topics = list(
+        Transaction.objects.filter(
+            consensus_timestamp=consensus_timestamp, type=CONSENSUS_SUBMIT_MESSAGE, result=SUCCESS
+        ).values_list("entity_id", flat=True)[:2]
+    )
+    if len(topics) != 1 or topics[0] is None:
+        return None
+    return topic_message_get(topic_id=topics[0], consensus_timestamp=consensus_timestamp)
+
+
+@dataclass(frozen=True, slots=True)
+class TopicDetails:
+    """The three rows a topic's details come from; None where a row is missing."""
+
+    topic: dict | None
+    entity: dict | None
+    custom_fee: dict | None
+
+
+def topic_details(*, topic_id: int) -> TopicDetails:
+    topic = (
+        Topic.objects.filter(id=topic_id)
+        .values("id", "admin_key", "fee_exempt_key_list", "fee_schedule_key", "submit_key")
+        .first()
+    )
+    if topic is None:
+        return TopicDetails(None, None, None)
+    entity = (
+        Entity.objects.filter(id=topic_id)
+        .values(
+            "auto_renew_account_id",
+            "auto_renew_period",
+            "created_timestamp",
+            "deleted",
+            "memo",
+            "timestamp_range",
+        )
+        .first()
+    )
+    custom_fee = CustomFee.objects.filter(entity_id=topic_id).values("fixed_fees", "timestamp_range").first()
+    return TopicDetails(topic, entity, custom_fee)

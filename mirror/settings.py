@@ -42,14 +42,15 @@ INSTALLED_APPS = [
     "apps.transactions",
 ]
 
+# The Site* middleware are Django's, skipped on API requests (see apps.common.middleware.site_only).
 MIDDLEWARE = [
     "apps.common.middleware.MirrorApiMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "apps.common.middleware.SiteSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "apps.common.middleware.SiteCsrfViewMiddleware",
+    "apps.common.middleware.SiteAuthenticationMiddleware",
+    "apps.common.middleware.SiteMessageMiddleware",
+    "apps.common.middleware.SiteXFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "mirror.urls"

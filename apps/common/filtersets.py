@@ -9,10 +9,17 @@ the base class adds what every route shares:
 All messages of a request are reported together, in the upstream's order
 (counts, then bad values, then unknown names), as one `InvalidArgument`.
 
+Built once per class, not per request: the declared filters and the form
+class are shared by every instance (django-filter deep-copies the filters for
+each instance, which cost a third of a request), so a filter must keep no
+per-request state and `method=` filters are not supported.
+
 `ListFilterSet` adds `limit` (default and maximum from settings, or the
 authenticated user's maximum; larger values are capped) and `order`, and orders
 the queryset by `ordering_fields` in that direction.
 """
+
+import copy
 
 from django.conf import settings
 from django.utils.datastructures import MultiValueDict
@@ -26,9 +33,32 @@ from apps.common.query import QueryParams
 
 class QueryFilterSet(django_filters.FilterSet):
     def __init__(self, params: QueryParams, queryset=None, *, request=None):
+        # What django-filter's __init__ sets, with the filters shared instead of copied.
         self.params = params
         self.messages, usable = self._split_params()
-        super().__init__(MultiValueDict(usable), queryset=queryset, request=request)
+        self.is_bound = True
+        self.data = MultiValueDict(usable)
+        self.queryset = self._meta.model._default_manager.all() if queryset is None else queryset
+        self.request = request
+        self.form_prefix = None
+        self.filters = self._shared_filters(self.queryset.model)
+
+    @classmethod
+    def _shared_filters(cls, model) -> dict:
+        if "_filters" not in cls.__dict__:
+            filters = copy.deepcopy(cls.base_filters)
+            for name, filter_ in filters.items():
+                if filter_.method is not None:
+                    raise TypeError(f"{cls.__name__}.{name}: method filters need per-request state")
+                filter_.model = model
+            cls._filters = filters
+        return cls._filters
+
+    def get_form_class(self):
+        cls = type(self)
+        if "_form_class" not in cls.__dict__:
+            cls._form_class = super().get_form_class()
+        return cls._form_class
 
     @classmethod
     def get_filters(cls):

@@ -4,7 +4,10 @@ Everything a deployment changes comes from the environment:
 - DATABASE_URL: any PostgreSQL, e.g. a mirror node database built by the
   upstream importer; without it an embedded PostgreSQL starts by itself.
 - MIRROR_SECRET_KEY, MIRROR_DEBUG, MIRROR_ALLOWED_HOSTS.
-- MIRROR_CACHE_TTL: seconds the list-route query cache keeps a result (0 = off).
+- MIRROR_REDIS_URL: Redis for the list-route cache, shared by every process
+  (default: local memory per process).
+- MIRROR_LIST_CACHE_TTL: `results_key=seconds,...` overriding the time-to-live
+  of a route's list-route cache (0 = off); see apps/common/list_cache.py.
 """
 
 import os
@@ -89,12 +92,19 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-MIRROR_CACHE_TTL = int(os.environ.get("MIRROR_CACHE_TTL", "0"))
-if MIRROR_CACHE_TTL > 0:
-    # Installed only when on: cachalot wraps every query, costing ~9% of a page even when disabled.
-    INSTALLED_APPS.append("cachalot")
-    CACHALOT_TIMEOUT = MIRROR_CACHE_TTL
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # The list-route cache (apps/common/list_cache.py).
+    "lists": (
+        {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": os.environ["MIRROR_REDIS_URL"]}
+        if os.environ.get("MIRROR_REDIS_URL")
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "mirror-lists",
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    ),
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["apps.common.api.renderers.MirrorJSONRenderer"],
@@ -118,6 +128,13 @@ MIRROR = {
     "USERS": [],
     "SHARD": 0,
     "REALM": 0,
+    # results_key -> seconds the list-route cache keeps that route's answers (0: off).
+    "LIST_CACHE_TTL": {
+        name: int(seconds)
+        for name, _, seconds in (
+            item.partition("=") for item in os.environ.get("MIRROR_LIST_CACHE_TTL", "").split(",") if item
+        )
+    },
 }
 
 LOGGING = {

@@ -11,16 +11,18 @@ A page of `/transactions` is read in two steps, each bounded by the page size:
    (`token_transfer__account_timestamp`) and any other involvement recorded in
    `entity_transaction` (its primary key). A credit/debit filter reads the two
    transfer tables only.
-2. `transactions_at`: the transaction rows at those timestamps, with one query
-   per transfer table keyed by the page's timestamps (crypto, token, staking
-   reward transfers and, for a transaction looked up by id, assessed custom
-   fees) attached as lists.
+2. `transactions_at`: the transaction rows at those timestamps with their crypto
+   and token transfers, in one query (each transfer list aggregated as a JSON
+   array); staking reward transfers (only for transactions debiting 0.0.800)
+   and, for a transaction looked up by id, assessed custom fees take one more
+   query each.
 
 Rows are dicts (`.values()`), which `api.serializers.TransactionSerializer`
 renders; other routes that embed transactions call `transactions_at` with their
 own page of timestamps.
 """
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -32,7 +34,7 @@ from django.db.models import Q
 from apps.accounts.models import StakingRewardTransfer
 from apps.common.codecs import encode_entity_id
 from apps.common.filters import Comparison
-from apps.transactions.models import AssessedCustomFee, CryptoTransfer, TokenTransfer, Transaction
+from apps.transactions.models import AssessedCustomFee, Transaction
 
 __all__ = (
     "CREDIT",
@@ -252,35 +254,84 @@ def _fetch_column(sql: str, params: list) -> list:
 # --- Rows with their transfers ----------------------------------------------------------------
 
 
+# A page's crypto and token transfers, each as one JSON array per transaction; `{ts}` is the
+# transaction's timestamp. Ordered as the API lists them.
+_TRANSFER_LISTS = (
+    "(select json_agg(json_build_array(c.entity_id, c.amount, c.is_approval) order by c.entity_id, c.amount)"
+    "  from crypto_transfer c where c.consensus_timestamp = {ts} and c.errata is distinct from 'DELETE'),"
+    " (select json_agg(json_build_array(k.token_id, k.account_id, k.amount, k.is_approval)"
+    "  order by k.token_id, k.account_id) from token_transfer k where k.consensus_timestamp = {ts})"
+)
+# One statement (prepared once per connection) for the rows at a page's timestamps with their transfers.
+_ROWS_WITH_TRANSFERS_SQL = (
+    f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)},"
+    f" {_TRANSFER_LISTS.format(ts='t.consensus_timestamp')}"
+    " from transaction t where t.consensus_timestamp = any(%s)"
+)
+_TRANSFERS_SQL = f"select p.ts, {_TRANSFER_LISTS.format(ts='p.ts')} from unnest(%s::bigint[]) p(ts)"
+
+
 def transactions_at(*, timestamps: Sequence[int], order: str = "asc", detail: bool = False) -> list[dict]:
     """The transactions at `timestamps`, ordered by consensus timestamp, each with
     `crypto_transfers`, `token_transfers`, `staking_reward_transfers` and (when
-    `detail`) `assessed_custom_fees`: one query per table for the whole page."""
+    `detail`) `assessed_custom_fees`. One query reads the rows with their crypto
+    and token transfers; staking rewards and fees take one more each when needed."""
     if not timestamps:
         return []
-    rows = list(Transaction.objects.filter(consensus_timestamp__in=timestamps).values(*TRANSACTION_COLUMNS))
+    with connection.cursor() as cursor:
+        cursor.execute(_ROWS_WITH_TRANSFERS_SQL, [list(timestamps)])
+        found = cursor.fetchall()
+    rows = []
+    for *values, crypto, token in found:
+        row = dict(zip(TRANSACTION_COLUMNS, values))
+        if isinstance(row["nft_transfer"], str):
+            # jsonb arrives as text (Django's loader); the ORM would have parsed it.
+            row["nft_transfer"] = json.loads(row["nft_transfer"])
+        _set_transfer_lists(row, crypto, token)
+        rows.append(row)
     rows.sort(key=lambda row: row["consensus_timestamp"], reverse=order == "desc")
-    attach_transfers(rows, detail=detail)
+    _attach_rewards_and_fees(rows, detail=detail)
     return rows
 
 
 def attach_transfers(rows: list[dict], *, detail: bool = False) -> None:
     """Adds the transfer lists to transaction rows read elsewhere (same keys as `transactions_at`)."""
-    timestamps = [row["consensus_timestamp"] for row in rows]
-    crypto = _grouped(
-        CryptoTransfer.objects.filter(consensus_timestamp__in=timestamps)
-        .exclude(errata="DELETE")
-        .order_by("consensus_timestamp", "entity_id", "amount")
-        .values("consensus_timestamp", "entity_id", "amount", "is_approval")
-    )
-    token = _grouped(
-        TokenTransfer.objects.filter(consensus_timestamp__in=timestamps)
-        .order_by("consensus_timestamp", "token_id", "account_id")
-        .values("consensus_timestamp", "token_id", "account_id", "amount", "is_approval")
-    )
+    if not rows:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_TRANSFERS_SQL, [[row["consensus_timestamp"] for row in rows]])
+        transfers = {timestamp: (crypto, token) for timestamp, crypto, token in cursor.fetchall()}
+    for row in rows:
+        _set_transfer_lists(row, *transfers[row["consensus_timestamp"]])
+    _attach_rewards_and_fees(rows, detail=detail)
+
+
+def _set_transfer_lists(row: dict, crypto: list | None, token: list | None) -> None:
+    timestamp = row["consensus_timestamp"]
+    row["crypto_transfers"] = [
+        {"consensus_timestamp": timestamp, "entity_id": entity_id, "amount": amount, "is_approval": is_approval}
+        for entity_id, amount, is_approval in crypto or ()
+    ]
+    row["token_transfers"] = [
+        {
+            "consensus_timestamp": timestamp,
+            "token_id": token_id,
+            "account_id": account_id,
+            "amount": amount,
+            "is_approval": is_approval,
+        }
+        for token_id, account_id, amount, is_approval in token or ()
+    ]
+
+
+def _attach_rewards_and_fees(rows: list[dict], *, detail: bool) -> None:
     # Staking rewards are paid from 0.0.800: only transactions that debit it have any.
     reward_account = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], STAKING_REWARD_ACCOUNT_NUM)
-    rewarding = [ts for ts in timestamps if any(t["entity_id"] == reward_account for t in crypto.get(ts, ()))]
+    rewarding = [
+        row["consensus_timestamp"]
+        for row in rows
+        if any(transfer["entity_id"] == reward_account for transfer in row["crypto_transfers"])
+    ]
     rewards, fees = {}, {}
     if rewarding:
         rewards = _grouped(
@@ -290,14 +341,12 @@ def attach_transfers(rows: list[dict], *, detail: bool = False) -> None:
         )
     if detail:
         fees = _grouped(
-            AssessedCustomFee.objects.filter(consensus_timestamp__in=timestamps)
+            AssessedCustomFee.objects.filter(consensus_timestamp__in=[row["consensus_timestamp"] for row in rows])
             .order_by("consensus_timestamp", "collector_account_id", "amount")
             .values("consensus_timestamp", "amount", "collector_account_id", "effective_payer_account_ids", "token_id")
         )
     for row in rows:
         timestamp = row["consensus_timestamp"]
-        row["crypto_transfers"] = crypto.get(timestamp, [])
-        row["token_transfers"] = token.get(timestamp, [])
         row["staking_reward_transfers"] = rewards.get(timestamp, [])
         if detail:
             row["assessed_custom_fees"] = fees.get(timestamp, [])

@@ -15,7 +15,7 @@ rows of the `token_account` / `token_balance` primary key per account.
 """
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -24,6 +24,7 @@ from django.db.models import QuerySet
 
 from apps.accounts.models import AccountBalance, Entity, EntityType
 from apps.common.codecs import MAX_LONG, encode_entity_id
+from apps.common.compiled import CompiledQuery
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison
 
 __all__ = (
@@ -81,15 +82,7 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
     descending = criteria.order == "desc"
 
     if not criteria.timestamps:
-        entities = _compare(Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES), "id", accounts)
-        entities = _compare(entities, "balance", criteria.balances)
-        for public_key in criteria.public_keys:
-            entities = entities.filter(public_key=public_key)
-        rows = list(
-            entities.order_by("-id" if descending else "id").values("id", "balance", "balance_timestamp")[
-                : criteria.limit
-            ]
-        )
+        rows = _current_balances(accounts, criteria.balances, criteria.public_keys, descending, criteria.limit)
         rows = [
             {"account_id": row["id"], "balance": row["balance"], "consensus_timestamp": row["balance_timestamp"]}
             for row in rows
@@ -182,11 +175,60 @@ def _resolve_accounts(comparisons: Sequence[Comparison]) -> list[Comparison] | N
     return resolved
 
 
+def _current_balances(
+    accounts: Sequence[Comparison], balances: Sequence[Comparison], public_keys: Sequence[str], descending: bool, limit: int
+) -> list[dict]:
+    if public_keys:
+        # Keys are text, which a compiled query does not take: built per request (rare).
+        entities = _compare(_compare(Entity.objects.all(), "id", accounts), "balance", balances)
+        for public_key in public_keys:
+            entities = entities.filter(public_key=public_key)
+        return list(_current_balance_page(entities, descending, limit))
+    account_shape, account_values = _comparison_shape(accounts)
+    balance_shape, balance_values = _comparison_shape(balances)
+    return _CURRENT_BALANCES.rows(
+        *account_values, *balance_values, shape=(account_shape, balance_shape, descending, limit)
+    )
+
+
+def _build_current_balances(*values: int, shape) -> QuerySet:
+    account_shape, balance_shape, descending, limit = shape
+    values = iter(values)
+    entities = _compare_shaped(Entity.objects.all(), "id", account_shape, values)
+    entities = _compare_shaped(entities, "balance", balance_shape, values)
+    return _current_balance_page(entities, descending, limit)
+
+
+def _current_balance_page(entities: QuerySet, descending: bool, limit: int) -> QuerySet:
+    return (
+        entities.filter(type__in=BALANCE_ENTITY_TYPES)
+        .order_by("-id" if descending else "id")
+        .values("id", "balance", "balance_timestamp")[:limit]
+    )
+
+
+_CURRENT_BALANCES = CompiledQuery(_build_current_balances)
+
+
 def _compare(queryset: QuerySet, field: str, comparisons: Sequence[Comparison]) -> QuerySet:
+    shape, values = _comparison_shape(comparisons)
+    return _compare_shaped(queryset, field, shape, iter(values))
+
+
+def _comparison_shape(comparisons: Sequence[Comparison]) -> tuple[tuple, list]:
+    """((operators other than eq, count of distinct eq values), their values in that order):
+    what `_compare_shaped` filters by."""
     equals = list(dict.fromkeys(c.value for c in comparisons if c.operator == "eq"))
-    for comparison in comparisons:
-        if comparison.operator != "eq":
-            queryset = queryset.filter(**{f"{field}__{OPERATOR_LOOKUPS[comparison.operator]}": comparison.value})
+    others = [c for c in comparisons if c.operator != "eq"]
+    return (tuple(c.operator for c in others), len(equals)), [*(c.value for c in others), *equals]
+
+
+def _compare_shaped(queryset: QuerySet, field: str, shape: tuple, values: Iterator) -> QuerySet:
+    """ANDs the comparisons, the eq values ORed into one condition."""
+    operators, equal_count = shape
+    for operator in operators:
+        queryset = queryset.filter(**{f"{field}__{OPERATOR_LOOKUPS[operator]}": next(values)})
+    equals = [next(values) for _ in range(equal_count)]
     if len(equals) == 1:
         queryset = queryset.filter(**{field: equals[0]})
     elif equals:

@@ -38,10 +38,11 @@ class QueryFilterSet(django_filters.FilterSet):
         self.messages, usable = self._split_params()
         self.is_bound = True
         self.data = MultiValueDict(usable)
-        self.queryset = self._meta.model._default_manager.all() if queryset is None else queryset
+        # Validation alone (a detail route's query) needs no queryset.
+        self.queryset = queryset
         self.request = request
         self.form_prefix = None
-        self.filters = self._shared_filters(self.queryset.model)
+        self.filters = self._shared_filters(self._meta.model if queryset is None else queryset.model)
 
     @classmethod
     def _shared_filters(cls, model) -> dict:

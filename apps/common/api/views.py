@@ -79,7 +79,7 @@ class MirrorViewSet(viewsets.GenericViewSet):
         return {}
 
     def validate_detail_query(self) -> None:
-        self.get_filterset(self.detail_filterset_class).validate()
+        self.detail_filterset_class(self.query_params(), request=self.request).validate()
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from django.db import connections
 from django.db.models import QuerySet
 
-# Far from any id, timestamp or amount a query compares with.
-_MARKER_BASE = -(1 << 62) + 7919
+# Within the range of every integer column (the ORM drops a comparison with a value
+# a smallint cannot hold), yet unlike any constant a query holds.
+_MARKER_BASE = -31_907
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from django.db.models import Q
 
 from apps.accounts.models import StakingRewardTransfer
 from apps.common.codecs import encode_entity_id
+from apps.common.compiled import CompiledQuery
 from apps.common.filters import Comparison
 from apps.transactions.models import AssessedCustomFee, Transaction
 
@@ -334,22 +335,26 @@ def _attach_rewards_and_fees(rows: list[dict], *, detail: bool) -> None:
     ]
     rewards, fees = {}, {}
     if rewarding:
-        rewards = _grouped(
-            StakingRewardTransfer.objects.filter(consensus_timestamp__in=rewarding)
-            .order_by("consensus_timestamp", "account_id")
-            .values("consensus_timestamp", "account_id", "amount")
-        )
+        rewards = _grouped(_STAKING_REWARDS.rows(*rewarding))
     if detail:
-        fees = _grouped(
-            AssessedCustomFee.objects.filter(consensus_timestamp__in=[row["consensus_timestamp"] for row in rows])
-            .order_by("consensus_timestamp", "collector_account_id", "amount")
-            .values("consensus_timestamp", "amount", "collector_account_id", "effective_payer_account_ids", "token_id")
-        )
+        fees = _grouped(_ASSESSED_FEES.rows(*(row["consensus_timestamp"] for row in rows)))
     for row in rows:
         timestamp = row["consensus_timestamp"]
         row["staking_reward_transfers"] = rewards.get(timestamp, [])
         if detail:
             row["assessed_custom_fees"] = fees.get(timestamp, [])
+
+
+_STAKING_REWARDS = CompiledQuery(
+    lambda *timestamps: StakingRewardTransfer.objects.filter(consensus_timestamp__in=timestamps)
+    .order_by("consensus_timestamp", "account_id")
+    .values("consensus_timestamp", "account_id", "amount")
+)
+_ASSESSED_FEES = CompiledQuery(
+    lambda *timestamps: AssessedCustomFee.objects.filter(consensus_timestamp__in=timestamps)
+    .order_by("consensus_timestamp", "collector_account_id", "amount")
+    .values("consensus_timestamp", "amount", "collector_account_id", "effective_payer_account_ids", "token_id")
+)
 
 
 def _grouped(rows: Iterable[dict]) -> dict[int, list[dict]]:
@@ -454,17 +459,27 @@ def _detail_conditions(nonce: int | None, scheduled: bool | None) -> dict:
 
 def _rows_by_id(payer: int, valid_start: int, lower: int, upper: int, conditions: dict) -> list[dict]:
     # Index transaction__transaction_id (valid_start_ns, payer_account_id).
-    return list(
-        Transaction.objects.filter(
-            valid_start_ns=valid_start,
-            payer_account_id=payer,
-            consensus_timestamp__gte=lower,
-            consensus_timestamp__lte=upper,
-            **conditions,
-        )
-        .order_by("consensus_timestamp")
-        .values(*TRANSACTION_COLUMNS)
+    nonce, scheduled = conditions.get("nonce"), conditions.get("scheduled")
+    values = (payer, valid_start, lower, upper) + (() if nonce is None else (nonce,))
+    return _ROWS_BY_ID.rows(*values, shape=(nonce is not None, scheduled))
+
+
+def _build_rows_by_id(payer, valid_start, lower, upper, *nonce, shape):
+    _, scheduled = shape
+    rows = Transaction.objects.filter(
+        valid_start_ns=valid_start,
+        payer_account_id=payer,
+        consensus_timestamp__gte=lower,
+        consensus_timestamp__lte=upper,
     )
+    if nonce:
+        rows = rows.filter(nonce=nonce[0])
+    if scheduled is not None:
+        rows = rows.filter(scheduled=scheduled)
+    return rows.order_by("consensus_timestamp").values(*TRANSACTION_COLUMNS)
+
+
+_ROWS_BY_ID = CompiledQuery(_build_rows_by_id)
 
 
 def _is_successful_schedule_create(row: dict) -> bool:

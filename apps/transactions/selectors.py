@@ -1,7 +1,7 @@
 """Reads of transactions and the lists that render with them.
 
-A page of `/transactions` is read in two steps, each bounded by the page size:
-1. `transaction_page_timestamps`: the consensus timestamps of the page. Without
+A page of `/transactions` is one query of two steps, each bounded by the page size:
+1. the consensus timestamps of the page (`transaction_page_timestamps`). Without
    an account or transfer direction that is one range scan of the transaction
    primary key (or of `(type, consensus_timestamp)`). With an account, it is a
    UNION of one index range scan per place an account shows up in a
@@ -11,11 +11,12 @@ A page of `/transactions` is read in two steps, each bounded by the page size:
    (`token_transfer__account_timestamp`) and any other involvement recorded in
    `entity_transaction` (its primary key). A credit/debit filter reads the two
    transfer tables only.
-2. `transactions_at`: the transaction rows at those timestamps with their crypto
+2. the transaction rows at those timestamps (`transactions_at`) with their crypto
    and token transfers, in one query (each transfer list aggregated as a JSON
    array); staking reward transfers (only for transactions debiting 0.0.800)
    and, for a transaction looked up by id, assessed custom fees take one more
    query each.
+`transaction_list` nests step 1 in step 2 (`= any(array(...))`): one round trip.
 
 Rows are dicts (`.values()`), which `api.serializers.TransactionSerializer`
 renders; other routes that embed transactions call `transactions_at` with their
@@ -124,9 +125,12 @@ class TransactionListFilter:
 
 
 def transaction_list(*, criteria: TransactionListFilter) -> list[dict]:
-    """One page of `/transactions`: rows with their transfer lists, in page order."""
-    timestamps = transaction_page_timestamps(criteria=criteria)
-    return transactions_at(timestamps=timestamps, order=criteria.order)
+    """One page of `/transactions`: rows with their transfer lists, in page order, in one query."""
+    page = _page_timestamps_query(criteria)
+    if page is None:
+        return []
+    sql, params = page
+    return _rows_with_transfers(f"array({sql})", params, order=criteria.order)
 
 
 # Only eq values up to this many get an index range scan of their own.
@@ -165,10 +169,20 @@ class _Where:
 
 def transaction_page_timestamps(*, criteria: TransactionListFilter) -> list[int]:
     """The consensus timestamps of one page, in page order (see the module docstring)."""
+    page = _page_timestamps_query(criteria)
+    if page is None:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(*page)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _page_timestamps_query(criteria: TransactionListFilter) -> tuple[str, list] | None:
+    """SQL and parameters selecting the timestamps of one page; None when nothing can match."""
     timestamp_equals = {c.value for c in criteria.timestamps if c.operator == "eq"}
     if len(timestamp_equals) > 1 or len(set(criteria.directions)) > 1:
         # Two different instants, or credit and debit at once: nothing matches both.
-        return []
+        return None
     order = "desc" if criteria.order == "desc" else "asc"
     direction = criteria.directions[0] if criteria.directions else None
     branches, params = [], []
@@ -181,7 +195,7 @@ def transaction_page_timestamps(*, criteria: TransactionListFilter) -> list[int]
             f"select t.consensus_timestamp from transaction t where {where.sql}"
             f" order by t.consensus_timestamp {order} limit %s"
         )
-        return _fetch_column(sql, [*where.params, criteria.limit])
+        return sql, [*where.params, criteria.limit]
 
     for accounts in _split_accounts(criteria.accounts):
         sources = [("crypto_transfer", "entity_id"), ("token_transfer", "account_id")]
@@ -221,7 +235,7 @@ def transaction_page_timestamps(*, criteria: TransactionListFilter) -> list[int]
         f"select consensus_timestamp from ({' union '.join(branches)}) page"
         f" order by consensus_timestamp {order} limit %s"
     )
-    return _fetch_column(sql, [*params, criteria.limit])
+    return sql, [*params, criteria.limit]
 
 
 def _split_accounts(comparisons: Sequence[Comparison]) -> list[list[Comparison]]:
@@ -246,12 +260,6 @@ def _transaction_conditions(where: _Where, alias: str, criteria: TransactionList
         where.add(f"{alias}.result <> all(%s)", list(SUCCESS_RESULTS))
 
 
-def _fetch_column(sql: str, params: list) -> list:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [row[0] for row in cursor.fetchall()]
-
-
 # --- Rows with their transfers ----------------------------------------------------------------
 
 
@@ -263,11 +271,11 @@ _TRANSFER_LISTS = (
     " (select json_agg(json_build_array(k.token_id, k.account_id, k.amount, k.is_approval)"
     "  order by k.token_id, k.account_id) from token_transfer k where k.consensus_timestamp = {ts})"
 )
-# One statement (prepared once per connection) for the rows at a page's timestamps with their transfers.
+# The rows at a page's timestamps (`{timestamps}`: an array) with their transfers.
 _ROWS_WITH_TRANSFERS_SQL = (
     f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)},"
     f" {_TRANSFER_LISTS.format(ts='t.consensus_timestamp')}"
-    " from transaction t where t.consensus_timestamp = any(%s)"
+    " from transaction t where t.consensus_timestamp = any({timestamps})"
 )
 _TRANSFERS_SQL = f"select p.ts, {_TRANSFER_LISTS.format(ts='p.ts')} from unnest(%s::bigint[]) p(ts)"
 
@@ -279,8 +287,12 @@ def transactions_at(*, timestamps: Sequence[int], order: str = "asc", detail: bo
     and token transfers; staking rewards and fees take one more each when needed."""
     if not timestamps:
         return []
+    return _rows_with_transfers("%s", [list(timestamps)], order=order, detail=detail)
+
+
+def _rows_with_transfers(timestamps_sql: str, params: list, *, order: str, detail: bool = False) -> list[dict]:
     with connection.cursor() as cursor:
-        cursor.execute(_ROWS_WITH_TRANSFERS_SQL, [list(timestamps)])
+        cursor.execute(_ROWS_WITH_TRANSFERS_SQL.format(timestamps=timestamps_sql), params)
         found = cursor.fetchall()
     rows = []
     for *values, crypto, token in found:

@@ -93,17 +93,20 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
         if window is None:
             return []
         lower, snapshot = window
-        balances = AccountBalance.objects.filter(consensus_timestamp__gte=lower, consensus_timestamp__lte=snapshot)
-        balances = _compare(_compare(balances, "account_id", accounts), "balance", criteria.balances)
+        ids = ()
         if criteria.public_keys:
             ids = _ids_with_public_keys(criteria.public_keys)
             if not ids:
                 return []
-            balances = balances.filter(account_id__in=ids)
-        rows = list(
-            balances.order_by("-account_id" if descending else "account_id", "-consensus_timestamp")
-            .distinct("account_id")
-            .values("account_id", "balance")[: criteria.limit]
+        account_shape, account_values = _comparison_shape(accounts)
+        balance_shape, balance_values = _comparison_shape(criteria.balances)
+        rows = _SNAPSHOT_BALANCES.rows(
+            lower,
+            snapshot,
+            *account_values,
+            *balance_values,
+            *ids,
+            shape=(account_shape, balance_shape, len(ids), descending, criteria.limit),
         )
         for row in rows:
             row["consensus_timestamp"] = snapshot
@@ -137,15 +140,42 @@ def balance_snapshot_range(*, timestamps: Sequence[Comparison], now: int) -> tup
     if lower > upper:
         return None
     treasury = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], TREASURY_ACCOUNT_NUM)
+    found = _LATEST_SNAPSHOT.rows(treasury, lower, upper, *excluded)
+    if not found:
+        return None
+    snapshot = found[0]["consensus_timestamp"]
+    return _first_day_of_month(snapshot), snapshot
+
+
+def _build_latest_snapshot(treasury: int, lower: int, upper: int, *excluded: int) -> QuerySet:
     snapshots = AccountBalance.objects.filter(
         account_id=treasury, consensus_timestamp__gte=lower, consensus_timestamp__lte=upper
     )
     if excluded:
         snapshots = snapshots.exclude(consensus_timestamp__in=excluded)
-    snapshot = snapshots.order_by("-consensus_timestamp").values_list("consensus_timestamp", flat=True).first()
-    if snapshot is None:
-        return None
-    return _first_day_of_month(snapshot), snapshot
+    return snapshots.order_by("-consensus_timestamp").values("consensus_timestamp")[:1]
+
+
+_LATEST_SNAPSHOT = CompiledQuery(_build_latest_snapshot)
+
+
+def _build_snapshot_balances(lower: int, snapshot: int, *values: int, shape) -> QuerySet:
+    """Each account's latest balance from `lower` up to the snapshot."""
+    account_shape, balance_shape, id_count, descending, limit = shape
+    values = iter(values)
+    balances = AccountBalance.objects.filter(consensus_timestamp__gte=lower, consensus_timestamp__lte=snapshot)
+    balances = _compare_shaped(balances, "account_id", account_shape, values)
+    balances = _compare_shaped(balances, "balance", balance_shape, values)
+    if id_count:
+        balances = balances.filter(account_id__in=[next(values) for _ in range(id_count)])
+    return (
+        balances.order_by("-account_id" if descending else "account_id", "-consensus_timestamp")
+        .distinct("account_id")
+        .values("account_id", "balance")[:limit]
+    )
+
+
+_SNAPSHOT_BALANCES = CompiledQuery(_build_snapshot_balances)
 
 
 def entity_id_by_evm_address(address: bytes) -> int | None:

@@ -41,13 +41,14 @@ class _Statement:
 
 
 class CompiledQuery:
-    def __init__(self, build: Callable[..., QuerySet]):
+    def __init__(self, build: Callable[..., QuerySet] | None = None):
         self._build = build
-        self._takes_shape = "shape" in inspect.signature(build).parameters
+        self._takes_shape = build is not None and "shape" in inspect.signature(build).parameters
         self._statements: dict[tuple[Hashable, int], _Statement] = {}
 
-    def rows(self, *values: int, shape: Hashable = None) -> list[dict]:
-        statement = self._statements.get((shape, len(values))) or self._compile(shape, len(values))
+    def rows(self, *values: int, shape: Hashable = None, build: Callable[..., QuerySet] | None = None) -> list[dict]:
+        """The rows for `values`; `build` stands in for the constructor's when a shape is compiled."""
+        statement = self._statements.get((shape, len(values))) or self._compile(shape, len(values), build)
         params = [constant if position is None else constant(values[position]) for position, constant in statement.slots]
         connection = connections[statement.using]
         with connection.cursor() as cursor:
@@ -57,9 +58,12 @@ class CompiledQuery:
             rows = [_converted(row, statement.converters, connection) for row in rows]
         return [dict(zip(statement.columns, row)) for row in rows]
 
-    def _compile(self, shape: Hashable, count: int) -> _Statement:
+    def _compile(self, shape: Hashable, count: int, build: Callable[..., QuerySet] | None) -> _Statement:
         markers = [_MARKER_BASE + position for position in range(count)]
-        queryset = self._build(*markers, **({"shape": shape} if self._takes_shape else {}))
+        if build is not None:
+            queryset = build(*markers)
+        else:
+            queryset = self._build(*markers, **({"shape": shape} if self._takes_shape else {}))
         query = queryset.query
         compiler = query.get_compiler(queryset.db)
         sql, params = compiler.as_sql()

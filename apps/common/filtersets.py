@@ -27,7 +27,8 @@ import django_filters
 
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import parse_positive_long
-from apps.common.filters import LastValueFilter, MirrorFilter, parse_order
+from apps.common.compiled import CompiledQuery
+from apps.common.filters import Comparison, LastValueFilter, MirrorFilter, parse_order
 from apps.common.query import QueryParams
 
 
@@ -110,6 +111,56 @@ class ListFilterSet(QueryFilterSet):
 
     default_order = "asc"
     ordering_fields: tuple[str, ...] = ()
+    # `page_rows` compiles the page's query once per shape (see apps.common.compiled): only
+    # for a FilterSet whose query's structure depends on the parameter names, their order
+    # and operators, never on the values, over the same queryset on every request.
+    compiled_page = False
+
+    def page_rows(self) -> list:
+        """The first `limit_value` rows of `qs`."""
+        shaped = self._page_shape() if self.compiled_page else None
+        if shaped is None:
+            return list(self.qs[: self.limit_value])
+        shape, values, marked = shaped
+        return self._compiled_pages().rows(
+            *values, shape=shape, build=lambda *markers: self._page_queryset(marked(markers))
+        )
+
+    def _page_shape(self):
+        """(shape, values, markers -> cleaned data) when every value is an integer comparison."""
+        self.validate()
+        data = self.form.cleaned_data
+        compared, values = [], []
+        for name, parsed in data.items():
+            if parsed and not isinstance(self.filters[name], LastValueFilter):
+                if not all(isinstance(c, Comparison) and _is_integer(c.value) for c in parsed):
+                    return None
+                compared.append((name, tuple(c.operator for c in parsed)))
+                values.extend(c.value for c in parsed)
+        shape = (tuple(self.params), tuple(compared), self.order_value, self.limit_value)
+
+        def marked(markers) -> dict:
+            markers = iter(markers)
+            return {
+                **data,
+                **{name: [Comparison(operator, next(markers)) for operator in operators] for name, operators in compared},
+            }
+
+        return shape, values, marked
+
+    def _page_queryset(self, cleaned_data: dict):
+        real = self.form.cleaned_data
+        self.form.cleaned_data = cleaned_data
+        try:
+            return self.filter_queryset(self.queryset.all())[: self.limit_value]
+        finally:
+            self.form.cleaned_data = real
+
+    @classmethod
+    def _compiled_pages(cls) -> CompiledQuery:
+        if "_pages" not in cls.__dict__:
+            cls._pages = CompiledQuery()
+        return cls._pages
 
     @property
     def limit_value(self) -> int:
@@ -128,3 +179,7 @@ class ListFilterSet(QueryFilterSet):
         queryset = super().filter_queryset(queryset)
         prefix = "-" if self.order_value == "desc" else ""
         return queryset.order_by(*(prefix + field for field in self.order_by_fields()))
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -72,7 +72,7 @@ class MirrorViewSet(viewsets.GenericViewSet):
     def list_rows(self, filterset) -> list:
         """One page of rows; a route whose page is not one queryset reads it here
         (validating the query first, as `filterset.qs` does)."""
-        return list(filterset.qs[: filterset.limit_value])
+        return filterset.page_rows()
 
     def list_envelope(self, rows: list) -> dict:
         """Top-level keys a route's list answer carries besides its results and links."""

@@ -7,6 +7,9 @@ from django.test.utils import CaptureQueriesContext
 from apps.blocks.models import RecordFile
 from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common.compiled import CompiledQuery
+from apps.common.filters import OperatorFilter
+from apps.common.filtersets import ListFilterSet
+from apps.common.query import parse_query_string
 
 pytestmark = pytest.mark.django_db
 
@@ -70,3 +73,50 @@ def test_a_value_the_query_does_not_take_as_a_parameter_is_refused():
 
     with pytest.raises(ValueError, match="one parameter"):
         ignored.rows(1)
+
+
+class CompiledBlockFilterSet(ListFilterSet):
+    number = OperatorFilter(field_name="index", parser=int)
+    name = OperatorFilter(field_name="name", parser=str)
+
+    ordering_fields = ("index",)
+    compiled_page = True
+
+
+def page(query: str, filterset_class=CompiledBlockFilterSet) -> list[int]:
+    filterset = filterset_class(parse_query_string(query), RecordFile.objects.values("index"))
+    return [row["index"] for row in filterset.page_rows()]
+
+
+@pytest.mark.parametrize(
+    ("query", "numbers"),
+    [
+        ("", [1, 2, 3, 4]),
+        ("number=gt:1&number=lt:4", [2, 3]),
+        ("number=gt:2&limit=1", [3]),
+        ("number=3&number=1&order=desc", [3, 1]),
+        ("number=3&number=3", [3]),
+        ("number=ne:2&order=desc&limit=2", [4, 3]),
+    ],
+)
+def test_compiled_page_is_the_querysets_page(blocks, query, numbers):
+    filterset = CompiledBlockFilterSet(parse_query_string(query), RecordFile.objects.values("index"))
+
+    assert page(query) == numbers
+    assert [row["index"] for row in filterset.qs[: filterset.limit_value]] == numbers
+
+
+def test_page_with_a_value_that_is_not_an_integer_is_built_per_request(blocks):
+    assert page(f"name={record_file(2, 0).name}") == [2]
+    assert page(f"name={record_file(3, 0).name}") == [3]
+
+
+def test_compiled_page_is_compiled_once_per_shape(blocks):
+    statements = CompiledBlockFilterSet._compiled_pages()._statements
+    statements.clear()
+
+    page("number=gt:1&limit=3")
+    page("number=gt:2&limit=3")
+    page("number=lt:3&limit=3")
+
+    assert len(statements) == 2

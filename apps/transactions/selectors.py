@@ -13,9 +13,9 @@ A page of `/transactions` is one query of two steps, each bounded by the page si
    transfer tables only.
 2. the transaction rows at those timestamps (`transactions_at`) with their crypto
    and token transfers, in one query (each transfer list aggregated as a JSON
-   array); staking reward transfers (only for transactions debiting 0.0.800)
-   and, for a transaction looked up by id, assessed custom fees take one more
-   query each.
+   array, and so are the assessed custom fees of a transaction looked up by
+   id); staking reward transfers (only for transactions debiting 0.0.800) take
+   one more query.
 `transaction_list` nests step 1 in step 2 (`= any(array(...))`): one round trip.
 
 Rows are dicts (`.values()`), which `api.serializers.TransactionSerializer`
@@ -36,7 +36,7 @@ from apps.accounts.models import StakingRewardTransfer
 from apps.common.codecs import encode_entity_id
 from apps.common.compiled import CompiledQuery
 from apps.common.filters import Comparison
-from apps.transactions.models import AssessedCustomFee, Transaction
+from apps.transactions.models import Transaction
 
 __all__ = (
     "CREDIT",
@@ -263,28 +263,42 @@ def _transaction_conditions(where: _Where, alias: str, criteria: TransactionList
 # --- Rows with their transfers ----------------------------------------------------------------
 
 
-# A page's crypto and token transfers, each as one JSON array per transaction; `{ts}` is the
-# transaction's timestamp. Ordered as the API lists them.
+# A transaction's crypto and token transfers and (`_FEE_LIST`) assessed custom fees, each as
+# one JSON array; `{ts}` is the transaction's timestamp. Ordered as the API lists them.
 _TRANSFER_LISTS = (
     "(select json_agg(json_build_array(c.entity_id, c.amount, c.is_approval) order by c.entity_id, c.amount)"
     "  from crypto_transfer c where c.consensus_timestamp = {ts} and c.errata is distinct from 'DELETE'),"
     " (select json_agg(json_build_array(k.token_id, k.account_id, k.amount, k.is_approval)"
     "  order by k.token_id, k.account_id) from token_transfer k where k.consensus_timestamp = {ts})"
 )
-# The rows at a page's timestamps (`{timestamps}`: an array) with their transfers.
-_ROWS_WITH_TRANSFERS_SQL = (
-    f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)},"
-    f" {_TRANSFER_LISTS.format(ts='t.consensus_timestamp')}"
-    " from transaction t where t.consensus_timestamp = any({timestamps})"
+_FEE_LIST = (
+    ", (select json_agg(json_build_array(f.amount, f.collector_account_id, f.effective_payer_account_ids, f.token_id)"
+    "  order by f.collector_account_id, f.amount) from assessed_custom_fee f where f.consensus_timestamp = {ts})"
 )
-_TRANSFERS_SQL = f"select p.ts, {_TRANSFER_LISTS.format(ts='p.ts')} from unnest(%s::bigint[]) p(ts)"
+
+
+def _lists_sql(ts: str, detail: bool) -> str:
+    return _TRANSFER_LISTS.format(ts=ts) + (_FEE_LIST.format(ts=ts) if detail else "")
+
+
+# The rows at a page's timestamps (`{timestamps}`: an array) with their lists.
+_ROWS_WITH_TRANSFERS_SQL = {
+    detail: (
+        f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)}, {_lists_sql('t.consensus_timestamp', detail)}"
+        " from transaction t where t.consensus_timestamp = any({timestamps})"
+    )
+    for detail in (False, True)
+}
+_TRANSFERS_SQL = {
+    detail: f"select p.ts, {_lists_sql('p.ts', detail)} from unnest(%s::bigint[]) p(ts)" for detail in (False, True)
+}
 
 
 def transactions_at(*, timestamps: Sequence[int], order: str = "asc", detail: bool = False) -> list[dict]:
     """The transactions at `timestamps`, ordered by consensus timestamp, each with
     `crypto_transfers`, `token_transfers`, `staking_reward_transfers` and (when
-    `detail`) `assessed_custom_fees`. One query reads the rows with their crypto
-    and token transfers; staking rewards and fees take one more each when needed."""
+    `detail`) `assessed_custom_fees`. One query reads the rows with their lists;
+    staking rewards take one more when a transaction pays any."""
     if not timestamps:
         return []
     return _rows_with_transfers("%s", [list(timestamps)], order=order, detail=detail)
@@ -292,18 +306,18 @@ def transactions_at(*, timestamps: Sequence[int], order: str = "asc", detail: bo
 
 def _rows_with_transfers(timestamps_sql: str, params: list, *, order: str, detail: bool = False) -> list[dict]:
     with connection.cursor() as cursor:
-        cursor.execute(_ROWS_WITH_TRANSFERS_SQL.format(timestamps=timestamps_sql), params)
+        cursor.execute(_ROWS_WITH_TRANSFERS_SQL[detail].format(timestamps=timestamps_sql), params)
         found = cursor.fetchall()
     rows = []
-    for *values, crypto, token in found:
-        row = dict(zip(TRANSACTION_COLUMNS, values))
+    for found_row in found:
+        row = dict(zip(TRANSACTION_COLUMNS, found_row))
         if isinstance(row["nft_transfer"], str):
             # jsonb arrives as text (Django's loader); the ORM would have parsed it.
             row["nft_transfer"] = json.loads(row["nft_transfer"])
-        _set_transfer_lists(row, crypto, token)
+        _set_lists(row, *found_row[len(TRANSACTION_COLUMNS) :])
         rows.append(row)
     rows.sort(key=lambda row: row["consensus_timestamp"], reverse=order == "desc")
-    _attach_rewards_and_fees(rows, detail=detail)
+    _attach_staking_rewards(rows)
     return rows
 
 
@@ -312,14 +326,15 @@ def attach_transfers(rows: list[dict], *, detail: bool = False) -> None:
     if not rows:
         return
     with connection.cursor() as cursor:
-        cursor.execute(_TRANSFERS_SQL, [[row["consensus_timestamp"] for row in rows]])
-        transfers = {timestamp: (crypto, token) for timestamp, crypto, token in cursor.fetchall()}
+        cursor.execute(_TRANSFERS_SQL[detail], [[row["consensus_timestamp"] for row in rows]])
+        lists = {timestamp: found_lists for timestamp, *found_lists in cursor.fetchall()}
     for row in rows:
-        _set_transfer_lists(row, *transfers[row["consensus_timestamp"]])
-    _attach_rewards_and_fees(rows, detail=detail)
+        _set_lists(row, *lists[row["consensus_timestamp"]])
+    _attach_staking_rewards(rows)
 
 
-def _set_transfer_lists(row: dict, crypto: list | None, token: list | None) -> None:
+def _set_lists(row: dict, crypto: list | None, token: list | None, *fees: list | None) -> None:
+    """The lists as the rows keep them; `fees` (one list or none) only for a detail."""
     timestamp = row["consensus_timestamp"]
     row["crypto_transfers"] = [
         {"consensus_timestamp": timestamp, "entity_id": entity_id, "amount": amount, "is_approval": is_approval}
@@ -335,9 +350,20 @@ def _set_transfer_lists(row: dict, crypto: list | None, token: list | None) -> N
         }
         for token_id, account_id, amount, is_approval in token or ()
     ]
+    if fees:
+        row["assessed_custom_fees"] = [
+            {
+                "consensus_timestamp": timestamp,
+                "amount": amount,
+                "collector_account_id": collector,
+                "effective_payer_account_ids": payers,
+                "token_id": token_id,
+            }
+            for amount, collector, payers, token_id in fees[0] or ()
+        ]
 
 
-def _attach_rewards_and_fees(rows: list[dict], *, detail: bool) -> None:
+def _attach_staking_rewards(rows: list[dict]) -> None:
     # Staking rewards are paid from 0.0.800: only transactions that debit it have any.
     reward_account = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], STAKING_REWARD_ACCOUNT_NUM)
     rewarding = [
@@ -345,27 +371,15 @@ def _attach_rewards_and_fees(rows: list[dict], *, detail: bool) -> None:
         for row in rows
         if any(transfer["entity_id"] == reward_account for transfer in row["crypto_transfers"])
     ]
-    rewards, fees = {}, {}
-    if rewarding:
-        rewards = _grouped(_STAKING_REWARDS.rows(*rewarding))
-    if detail:
-        fees = _grouped(_ASSESSED_FEES.rows(*(row["consensus_timestamp"] for row in rows)))
+    rewards = _grouped(_STAKING_REWARDS.rows(*rewarding)) if rewarding else {}
     for row in rows:
-        timestamp = row["consensus_timestamp"]
-        row["staking_reward_transfers"] = rewards.get(timestamp, [])
-        if detail:
-            row["assessed_custom_fees"] = fees.get(timestamp, [])
+        row["staking_reward_transfers"] = rewards.get(row["consensus_timestamp"], [])
 
 
 _STAKING_REWARDS = CompiledQuery(
     lambda *timestamps: StakingRewardTransfer.objects.filter(consensus_timestamp__in=timestamps)
     .order_by("consensus_timestamp", "account_id")
     .values("consensus_timestamp", "account_id", "amount")
-)
-_ASSESSED_FEES = CompiledQuery(
-    lambda *timestamps: AssessedCustomFee.objects.filter(consensus_timestamp__in=timestamps)
-    .order_by("consensus_timestamp", "collector_account_id", "amount")
-    .values("consensus_timestamp", "amount", "collector_account_id", "effective_payer_account_ids", "token_id")
 )
 
 

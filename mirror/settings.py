@@ -13,7 +13,10 @@ Everything a deployment changes comes from the environment:
   (trust the proxy's X-Forwarded-Proto), MIRROR_SECURE_HSTS_SECONDS,
   MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
   MIRROR_SECURE_COOKIES (booleans are "true"/"false").
-- MIRROR_CACHE_TTL: seconds the list-route query cache keeps a result (0 = off).
+- MIRROR_REDIS_URL: Redis for the list-route cache, shared by every process
+  (default: local memory per process).
+- MIRROR_LIST_CACHE_TTL: `results_key=seconds,...` overriding the time-to-live
+  of a route's list-route cache (0 = off); see apps/common/list_cache.py.
 - MIRROR_STATUS_PAGE_NAME, MIRROR_STATUS_PAGE_URL: the status page `migrate` creates
   when there is none; MIRROR_STATUS_SNAPSHOT_MAX_AGE: seconds each process serves the
   status page it last read before reading it again.
@@ -98,17 +101,18 @@ INSTALLED_APPS = [
     "axes",
 ]
 
+# The Site* middleware are Django's, skipped on API requests (see apps.common.middleware.site_only).
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Next: the admin's static files are answered before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "apps.common.middleware.MirrorApiMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "apps.common.middleware.SiteSessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "apps.common.middleware.SiteCsrfViewMiddleware",
+    "apps.common.middleware.SiteAuthenticationMiddleware",
+    "apps.common.middleware.SiteMessageMiddleware",
+    "apps.common.middleware.SiteXFrameOptionsMiddleware",
     "apps.common.pages.DatabaseOutageMiddleware",
     # Last, as django-axes requires.
     "axes.middleware.AxesMiddleware",
@@ -144,11 +148,15 @@ TEMPLATES = [
     },
 ]
 
+# No health check: it is one more round trip (`SELECT 1`) at the start of every
+# request. A connection that died is closed after the one request it fails (503).
+# Server-side binding lets psycopg prepare a statement run 5 times on a connection:
+# the hot queries are then neither parsed nor planned again.
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL or embedded_database_url(),
         conn_max_age=600,
-        conn_health_checks=True,
+        conn_health_checks=False,
     )
 }
 
@@ -173,7 +181,9 @@ def with_database_timeouts(options: dict) -> dict:
     return options
 
 
-DATABASES["default"]["OPTIONS"] = with_database_timeouts(DATABASES["default"].get("OPTIONS", {}))
+DATABASES["default"]["OPTIONS"] = with_database_timeouts(
+    {**DATABASES["default"].get("OPTIONS", {}), "server_side_binding": True, "prepare_threshold": 5}
+)
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("MIRROR_TEST_DATABASE", "test_mirror")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -186,12 +196,19 @@ STATIC_URL = "static/"
 # `collectstatic` step, no STATIC_ROOT.
 WHITENOISE_USE_FINDERS = True
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-MIRROR_CACHE_TTL = int(os.environ.get("MIRROR_CACHE_TTL", "0"))
-if MIRROR_CACHE_TTL > 0:
-    # Installed only when on: cachalot wraps every query, costing ~9% of a page even when disabled.
-    INSTALLED_APPS.append("cachalot")
-    CACHALOT_TIMEOUT = MIRROR_CACHE_TTL
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # The list-route cache (apps/common/list_cache.py).
+    "lists": (
+        {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": os.environ["MIRROR_REDIS_URL"]}
+        if os.environ.get("MIRROR_REDIS_URL")
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "mirror-lists",
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
+    ),
+}
 
 STATUS_PAGE_NAME = os.environ.get("MIRROR_STATUS_PAGE_NAME", "Mirror node")
 STATUS_PAGE_URL = os.environ.get("MIRROR_STATUS_PAGE_URL", "http://localhost:8000")
@@ -220,6 +237,13 @@ MIRROR = {
     "USERS": json.loads(os.environ.get("MIRROR_USERS") or "[]"),
     "SHARD": 0,
     "REALM": 0,
+    # results_key -> seconds the list-route cache keeps that route's answers (0: off).
+    "LIST_CACHE_TTL": {
+        name: int(seconds)
+        for name, _, seconds in (
+            item.partition("=") for item in os.environ.get("MIRROR_LIST_CACHE_TTL", "").split(",") if item
+        )
+    },
 }
 
 LOGGING = {

@@ -16,7 +16,7 @@ rows of the `token_account` / `token_balance` primary key per account.
 
 import datetime
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -28,6 +28,7 @@ from django.db.models.lookups import Exact
 from apps.accounts.models import AccountBalance, CryptoAllowance, Entity, EntityStake, EntityType, StakingRewardTransfer
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
+from apps.common.compiled import CompiledQuery
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison
 from apps.common.java import parse_java_entity_id
 from apps.common.keyset import Keyset, keyset_page
@@ -100,20 +101,14 @@ class BalanceListFilter:
 def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
     """One page of balances: `{"account_id", "balance", "consensus_timestamp", "tokens": [...]}`,
     ordered by account id; `now` bounds a snapshot search that has no upper bound."""
-    accounts = _resolve_accounts(criteria.accounts)
+    accounts = _matchable(_resolve_accounts(criteria.accounts))
+    if accounts is None:
+        return []
     token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]
     descending = criteria.order == "desc"
 
     if not criteria.timestamps:
-        entities = _compare(Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES), "id", accounts)
-        entities = _compare(entities, "balance", criteria.balances)
-        for public_key in criteria.public_keys:
-            entities = entities.filter(public_key=public_key)
-        rows = list(
-            entities.order_by("-id" if descending else "id").values("id", "balance", "balance_timestamp")[
-                : criteria.limit
-            ]
-        )
+        rows = _current_balances(accounts, criteria.balances, criteria.public_keys, descending, criteria.limit)
         rows = [
             {"account_id": row["id"], "balance": row["balance"], "consensus_timestamp": row["balance_timestamp"]}
             for row in rows
@@ -124,17 +119,20 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
         if window is None:
             return []
         lower, snapshot = window
-        balances = AccountBalance.objects.filter(consensus_timestamp__gte=lower, consensus_timestamp__lte=snapshot)
-        balances = _compare(_compare(balances, "account_id", accounts), "balance", criteria.balances)
+        ids = ()
         if criteria.public_keys:
             ids = _ids_with_public_keys(criteria.public_keys)
             if not ids:
                 return []
-            balances = balances.filter(account_id__in=ids)
-        rows = list(
-            balances.order_by("-account_id" if descending else "account_id", "-consensus_timestamp")
-            .distinct("account_id")
-            .values("account_id", "balance")[: criteria.limit]
+        account_shape, account_values = _comparison_shape(accounts)
+        balance_shape, balance_values = _comparison_shape(criteria.balances)
+        rows = _SNAPSHOT_BALANCES.rows(
+            lower,
+            snapshot,
+            *account_values,
+            *balance_values,
+            *ids,
+            shape=(account_shape, balance_shape, len(ids), descending, criteria.limit),
         )
         for row in rows:
             row["consensus_timestamp"] = snapshot
@@ -157,15 +155,42 @@ def balance_snapshot_range(*, timestamps: Sequence[Comparison], now: int) -> tup
     if lower > upper:
         return None
     treasury = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], TREASURY_ACCOUNT_NUM)
+    found = _LATEST_SNAPSHOT.rows(treasury, lower, upper, *excluded)
+    if not found:
+        return None
+    snapshot = found[0]["consensus_timestamp"]
+    return _first_day_of_month(snapshot), snapshot
+
+
+def _build_latest_snapshot(treasury: int, lower: int, upper: int, *excluded: int) -> QuerySet:
     snapshots = AccountBalance.objects.filter(
         account_id=treasury, consensus_timestamp__gte=lower, consensus_timestamp__lte=upper
     )
     if excluded:
         snapshots = snapshots.exclude(consensus_timestamp__in=excluded)
-    snapshot = snapshots.order_by("-consensus_timestamp").values_list("consensus_timestamp", flat=True).first()
-    if snapshot is None:
-        return None
-    return _first_day_of_month(snapshot), snapshot
+    return snapshots.order_by("-consensus_timestamp").values("consensus_timestamp")[:1]
+
+
+_LATEST_SNAPSHOT = CompiledQuery(_build_latest_snapshot)
+
+
+def _build_snapshot_balances(lower: int, snapshot: int, *values: int, shape) -> QuerySet:
+    """Each account's latest balance from `lower` up to the snapshot."""
+    account_shape, balance_shape, id_count, descending, limit = shape
+    values = iter(values)
+    balances = AccountBalance.objects.filter(consensus_timestamp__gte=lower, consensus_timestamp__lte=snapshot)
+    balances = _compare_shaped(balances, "account_id", account_shape, values)
+    balances = _compare_shaped(balances, "balance", balance_shape, values)
+    if id_count:
+        balances = balances.filter(account_id__in=[next(values) for _ in range(id_count)])
+    return (
+        balances.order_by("-account_id" if descending else "account_id", "-consensus_timestamp")
+        .distinct("account_id")
+        .values("account_id", "balance")[:limit]
+    )
+
+
+_SNAPSHOT_BALANCES = CompiledQuery(_build_snapshot_balances)
 
 
 def account_id_from_path(text: str, *, param: str = "idOrAliasOrEvmAddress") -> int:
@@ -238,18 +263,75 @@ def _resolve_accounts(comparisons: Sequence[Comparison]) -> list[Comparison]:
     return resolved
 
 
+def _current_balances(
+    accounts: Sequence[Comparison], balances: Sequence[Comparison], public_keys: Sequence[str], descending: bool, limit: int
+) -> list[dict]:
+    if public_keys:
+        # Keys are text, which a compiled query does not take: built per request (rare).
+        entities = _compare(_compare(Entity.objects.all(), "id", accounts), "balance", balances)
+        for public_key in public_keys:
+            entities = entities.filter(public_key=public_key)
+        return list(_current_balance_page(entities, descending, limit))
+    account_shape, account_values = _comparison_shape(accounts)
+    balance_shape, balance_values = _comparison_shape(balances)
+    return _CURRENT_BALANCES.rows(
+        *account_values, *balance_values, shape=(account_shape, balance_shape, descending, limit)
+    )
+
+
+def _build_current_balances(*values: int, shape) -> QuerySet:
+    account_shape, balance_shape, descending, limit = shape
+    values = iter(values)
+    entities = _compare_shaped(Entity.objects.all(), "id", account_shape, values)
+    entities = _compare_shaped(entities, "balance", balance_shape, values)
+    return _current_balance_page(entities, descending, limit)
+
+
+def _current_balance_page(entities: QuerySet, descending: bool, limit: int) -> QuerySet:
+    return (
+        entities.filter(type__in=BALANCE_ENTITY_TYPES)
+        .order_by("-id" if descending else "id")
+        .values("id", "balance", "balance_timestamp")[:limit]
+    )
+
+
+_CURRENT_BALANCES = CompiledQuery(_build_current_balances)
+
+
 def _compare(queryset: QuerySet, field: str, comparisons: Sequence[Comparison]) -> QuerySet:
-    """ANDs the comparisons, ORing the eq values. A None value compares as SQL NULL
-    does: it matches nothing, though other eq values still match."""
-    all_equals = list(dict.fromkeys(c.value for c in comparisons if c.operator == "eq"))
-    equals = [value for value in all_equals if value is not None]
-    if len(equals) < len(all_equals) and not equals:
+    comparisons = _matchable(comparisons)
+    if comparisons is None:
         return queryset.none()
-    for comparison in comparisons:
-        if comparison.operator != "eq":
-            if comparison.value is None:
-                return queryset.none()
-            queryset = queryset.filter(**{f"{field}__{OPERATOR_LOOKUPS[comparison.operator]}": comparison.value})
+    shape, values = _comparison_shape(comparisons)
+    return _compare_shaped(queryset, field, shape, iter(values))
+
+
+def _matchable(comparisons: Sequence[Comparison]) -> list[Comparison] | None:
+    """The comparisons without their None eq values, or None when they match nothing:
+    a None value (an unknown EVM address or alias) compares as SQL NULL does, matching
+    nothing, though other eq values still match."""
+    if any(c.value is None and c.operator != "eq" for c in comparisons):
+        return None
+    matchable = [c for c in comparisons if c.value is not None]
+    if len(matchable) < len(comparisons) and not any(c.operator == "eq" for c in matchable):
+        return None
+    return matchable
+
+
+def _comparison_shape(comparisons: Sequence[Comparison]) -> tuple[tuple, list]:
+    """((operators other than eq, count of distinct eq values), their values in that order):
+    what `_compare_shaped` filters by."""
+    equals = list(dict.fromkeys(c.value for c in comparisons if c.operator == "eq"))
+    others = [c for c in comparisons if c.operator != "eq"]
+    return (tuple(c.operator for c in others), len(equals)), [*(c.value for c in others), *equals]
+
+
+def _compare_shaped(queryset: QuerySet, field: str, shape: tuple, values: Iterator) -> QuerySet:
+    """ANDs the comparisons, the eq values ORed into one condition."""
+    operators, equal_count = shape
+    for operator in operators:
+        queryset = queryset.filter(**{f"{field}__{OPERATOR_LOOKUPS[operator]}": next(values)})
+    equals = [next(values) for _ in range(equal_count)]
     if len(equals) == 1:
         queryset = queryset.filter(**{field: equals[0]})
     elif equals:

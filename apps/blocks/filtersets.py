@@ -35,6 +35,7 @@ class BlockFilterSet(ListFilterSet):
     timestamp = OperatorFilter(field_name="consensus_end", parser=parse_timestamp, merge_equals=False)
 
     default_order = "desc"
+    compiled_page = True
 
     def order_by_fields(self) -> tuple[str, ...]:
         for name in self.params:

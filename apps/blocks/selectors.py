@@ -6,6 +6,7 @@ from django.db.models.functions import Coalesce, Collate, Length
 from apps.blocks.models import RecordFile
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import parse_positive_long
+from apps.common.compiled import CompiledQuery
 
 _BLOCK_HASH = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})$")
 
@@ -50,4 +51,8 @@ def block_get(*, hash_or_number: str) -> dict | None:
         number = parse_positive_long(hash_or_number, allow_zero=True)
     except ValueError:
         raise InvalidArgument.for_params("hashOrNumber") from None
-    return block_queryset().filter(index=number).order_by("consensus_end").first()
+    rows = _BLOCK_BY_NUMBER.rows(number)
+    return rows[0] if rows else None
+
+
+_BLOCK_BY_NUMBER = CompiledQuery(lambda number: block_queryset().filter(index=number).order_by("consensus_end")[:1])

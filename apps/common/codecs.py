@@ -162,12 +162,16 @@ def parse_positive_long(text: str, *, allow_zero: bool = False) -> int:
 
 
 def parse_timestamp(text: str) -> int:
-    """`seconds[.fraction]` to nanoseconds: `1.5` is 1500000000."""
+    """`seconds[.fraction]` to nanoseconds: `1.5` is 1500000000.
+
+    Instants past the largest bigint (year 2262) are that bigint: no stored
+    timestamp lies beyond it, so every comparison keeps its meaning, and the
+    value still binds to a bigint parameter."""
     match = _TIMESTAMP.match(text)
     if not match:
         raise ValueError(f"Invalid timestamp {text!r}")
     seconds, fraction = match.groups()
-    return int(seconds) * 1_000_000_000 + int((fraction or "").ljust(9, "0"))
+    return min(int(seconds) * 1_000_000_000 + int((fraction or "").ljust(9, "0")), MAX_LONG)
 
 
 def format_timestamp(nanos: int | None) -> str | None:

@@ -48,6 +48,10 @@ class RepeatedValuesField(forms.Field):
         super().__init__(**kwargs)
         self.parse_one = parse_one
 
+    def __deepcopy__(self, memo):
+        # Stateless once built: a form may share it rather than copy it per request.
+        return self
+
     def clean(self, values):
         parsed, errors = [], []
         for text in values or ():

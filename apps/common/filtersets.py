@@ -11,10 +11,17 @@ the order of the upstream's filter validation (counts, then bad values, then
 unknown names), or, for routes the upstream validates parameter by parameter
 (`messages_in_query_order`), in the order of the query.
 
+Built once per class, not per request: the declared filters and the form
+class are shared by every instance (django-filter deep-copies the filters for
+each instance, which cost a third of a request), so a filter must keep no
+per-request state and `method=` filters are not supported.
+
 `ListFilterSet` adds `limit` (default and maximum from settings, or the
 authenticated user's maximum; larger values are capped) and `order`, and orders
 the queryset by `ordering_fields` in that direction.
 """
+
+import copy
 
 from django.conf import settings
 from django.utils.datastructures import MultiValueDict
@@ -22,7 +29,8 @@ import django_filters
 
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import parse_positive_long
-from apps.common.filters import LastValueFilter, MirrorFilter, parse_order
+from apps.common.compiled import CompiledQuery
+from apps.common.filters import Comparison, LastValueFilter, MirrorFilter, parse_order
 from apps.common.query import QueryParams
 
 
@@ -30,9 +38,33 @@ class QueryFilterSet(django_filters.FilterSet):
     messages_in_query_order = False
 
     def __init__(self, params: QueryParams, queryset=None, *, request=None):
+        # What django-filter's __init__ sets, with the filters shared instead of copied.
         self.params = params
         self.messages, usable = self._split_params()
-        super().__init__(MultiValueDict(usable), queryset=queryset, request=request)
+        self.is_bound = True
+        self.data = MultiValueDict(usable)
+        # Validation alone (a detail route's query) needs no queryset.
+        self.queryset = queryset
+        self.request = request
+        self.form_prefix = None
+        self.filters = self._shared_filters(self._meta.model if queryset is None else queryset.model)
+
+    @classmethod
+    def _shared_filters(cls, model) -> dict:
+        if "_filters" not in cls.__dict__:
+            filters = copy.deepcopy(cls.base_filters)
+            for name, filter_ in filters.items():
+                if filter_.method is not None:
+                    raise TypeError(f"{cls.__name__}.{name}: method filters need per-request state")
+                filter_.model = model
+            cls._filters = filters
+        return cls._filters
+
+    def get_form_class(self):
+        cls = type(self)
+        if "_form_class" not in cls.__dict__:
+            cls._form_class = super().get_form_class()
+        return cls._form_class
 
     @classmethod
     def get_filters(cls):
@@ -92,6 +124,56 @@ class ListFilterSet(QueryFilterSet):
     ordering_fields: tuple[str, ...] = ()
     # A route whose default page size is fixed (and not capped) rather than read per request.
     default_limit: int | None = None
+    # `page_rows` compiles the page's query once per shape (see apps.common.compiled): only
+    # for a FilterSet whose query's structure depends on the parameter names, their order
+    # and operators, never on the values, over the same queryset on every request.
+    compiled_page = False
+
+    def page_rows(self) -> list:
+        """The first `limit_value` rows of `qs`."""
+        shaped = self._page_shape() if self.compiled_page else None
+        if shaped is None:
+            return list(self.qs[: self.limit_value])
+        shape, values, marked = shaped
+        return self._compiled_pages().rows(
+            *values, shape=shape, build=lambda *markers: self._page_queryset(marked(markers))
+        )
+
+    def _page_shape(self):
+        """(shape, values, markers -> cleaned data) when every value is an integer comparison."""
+        self.validate()
+        data = self.form.cleaned_data
+        compared, values = [], []
+        for name, parsed in data.items():
+            if parsed and not isinstance(self.filters[name], LastValueFilter):
+                if not all(isinstance(c, Comparison) and _is_integer(c.value) for c in parsed):
+                    return None
+                compared.append((name, tuple(c.operator for c in parsed)))
+                values.extend(c.value for c in parsed)
+        shape = (tuple(self.params), tuple(compared), self.order_value, self.limit_value)
+
+        def marked(markers) -> dict:
+            markers = iter(markers)
+            return {
+                **data,
+                **{name: [Comparison(operator, next(markers)) for operator in operators] for name, operators in compared},
+            }
+
+        return shape, values, marked
+
+    def _page_queryset(self, cleaned_data: dict):
+        real = self.form.cleaned_data
+        self.form.cleaned_data = cleaned_data
+        try:
+            return self.filter_queryset(self.queryset.all())[: self.limit_value]
+        finally:
+            self.form.cleaned_data = real
+
+    @classmethod
+    def _compiled_pages(cls) -> CompiledQuery:
+        if "_pages" not in cls.__dict__:
+            cls._pages = CompiledQuery()
+        return cls._pages
 
     @property
     def limit_value(self) -> int:
@@ -112,3 +194,7 @@ class ListFilterSet(QueryFilterSet):
         queryset = super().filter_queryset(queryset)
         prefix = "-" if self.order_value == "desc" else ""
         return queryset.order_by(*(prefix + field for field in self.order_by_fields()))
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -2,7 +2,12 @@ import base64
 import binascii
 
 from django.conf import settings
+from django.contrib.auth.middleware import AuthenticationMiddleware
+from django.contrib.messages.middleware import MessageMiddleware
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.http import HttpResponse
+from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.csrf import CsrfViewMiddleware
 
 from apps.common.api.exceptions import (
     HeadersTooLarge,
@@ -18,6 +23,12 @@ from apps.common.api.exceptions import (
 # (--http1-buffer-size) or more than 100 header lines, without a body.
 MAX_URI_LENGTH = 16 * 1024
 MAX_HEADERS_SIZE = 16 * 1024
+
+API_PREFIX = "/api/"
+
+
+def is_api_request(request) -> bool:
+    return request.path_info.startswith(API_PREFIX)
 
 
 class MirrorApiMiddleware:
@@ -36,7 +47,7 @@ class MirrorApiMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if not request.path.startswith("/api/"):
+        if not is_api_request(request):
             return self.get_response(request)
         if request.method == "OPTIONS":
             return _preflight_response(request)
@@ -51,7 +62,7 @@ class MirrorApiMiddleware:
         return response
 
     def process_exception(self, request, exception):
-        if request.path.startswith("/api/"):
+        if is_api_request(request):
             return error_response(exception)
         return None
 
@@ -100,3 +111,44 @@ def _basic_credentials(header: str) -> tuple[str, str]:
     if not colon or not username:
         raise Unauthorized("Invalid Authorization header format")
     return username, password
+
+
+def site_only(middleware_class: type) -> type:
+    """A subclass of `middleware_class` that lets API requests pass straight through.
+
+    The API is anonymous, stateless and read-only: sessions, users, CSRF tokens,
+    messages and frame options would only cost time on each of its requests.
+    The admin and other site pages keep them. A subclass, so Django's checks
+    still find the middleware the admin needs.
+    """
+
+    class SiteOnlyMiddleware(middleware_class):
+        def __call__(self, request):
+            if is_api_request(request):
+                return self.get_response(request)
+            return super().__call__(request)
+
+    for hook in ("process_view", "process_exception", "process_template_response"):
+        if hasattr(middleware_class, hook):
+            setattr(SiteOnlyMiddleware, hook, _site_only_hook(middleware_class, hook))
+    SiteOnlyMiddleware.__name__ = SiteOnlyMiddleware.__qualname__ = f"Site{middleware_class.__name__}"
+    return SiteOnlyMiddleware
+
+
+def _site_only_hook(middleware_class: type, name: str):
+    site_hook = getattr(middleware_class, name)
+
+    def hook(self, request, *args):
+        if is_api_request(request):
+            return None
+        return site_hook(self, request, *args)
+
+    return hook
+
+
+# Listed in settings.MIDDLEWARE in place of the classes they extend.
+SiteSessionMiddleware = site_only(SessionMiddleware)
+SiteCsrfViewMiddleware = site_only(CsrfViewMiddleware)
+SiteAuthenticationMiddleware = site_only(AuthenticationMiddleware)
+SiteMessageMiddleware = site_only(MessageMiddleware)
+SiteXFrameOptionsMiddleware = site_only(XFrameOptionsMiddleware)

@@ -1,7 +1,7 @@
 """Reads of transactions and the lists that render with them.
 
-A page of `/transactions` is read in two steps, each bounded by the page size:
-1. `transaction_page_timestamps`: the consensus timestamps of the page. Without
+A page of `/transactions` is one query of two steps, each bounded by the page size:
+1. the consensus timestamps of the page (`transaction_page_timestamps`). Without
    an account or transfer direction that is one range scan of the transaction
    primary key (or of `(type, consensus_timestamp)`). With an account, it is a
    UNION of one index range scan per place an account shows up in a
@@ -11,16 +11,19 @@ A page of `/transactions` is read in two steps, each bounded by the page size:
    (`token_transfer__account_timestamp`) and any other involvement recorded in
    `entity_transaction` (its primary key). A credit/debit filter reads the two
    transfer tables only.
-2. `transactions_at`: the transaction rows at those timestamps, with one query
-   per transfer table keyed by the page's timestamps (crypto, token, staking
-   reward transfers and, for a transaction looked up by id, assessed custom
-   fees) attached as lists.
+2. the transaction rows at those timestamps (`transactions_at`) with their crypto
+   and token transfers, in one query (each transfer list aggregated as a JSON
+   array, and so are the assessed custom fees of a transaction looked up by
+   id); staking reward transfers (only for transactions debiting 0.0.800) take
+   one more query.
+`transaction_list` nests step 1 in step 2 (`= any(array(...))`): one round trip.
 
 Rows are dicts (`.values()`), which `api.serializers.TransactionSerializer`
 renders; other routes that embed transactions call `transactions_at` with their
 own page of timestamps.
 """
 
+import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +34,7 @@ from django.db.models import Q
 
 from apps.accounts.models import StakingRewardTransfer
 from apps.common.codecs import encode_entity_id
+from apps.common.compiled import CompiledQuery
 from apps.common.filters import Comparison
 from apps.common.hapi import (
     RESULT_NAMES,
@@ -40,7 +44,7 @@ from apps.common.hapi import (
     transaction_type_id,
     transaction_type_name,
 )
-from apps.transactions.models import AssessedCustomFee, CryptoTransfer, TokenTransfer, Transaction
+from apps.transactions.models import Transaction
 
 __all__ = (
     "CREDIT",
@@ -129,9 +133,12 @@ class TransactionListFilter:
 
 
 def transaction_list(*, criteria: TransactionListFilter) -> list[dict]:
-    """One page of `/transactions`: rows with their transfer lists, in page order."""
-    timestamps = transaction_page_timestamps(criteria=criteria)
-    return transactions_at(timestamps=timestamps, order=criteria.order)
+    """One page of `/transactions`: rows with their transfer lists, in page order, in one query."""
+    page = _page_timestamps_query(criteria)
+    if page is None:
+        return []
+    sql, params = page
+    return _rows_with_transfers(f"array({sql})", params, order=criteria.order)
 
 
 # Only eq values up to this many get an index range scan of their own.
@@ -170,10 +177,20 @@ class _Where:
 
 def transaction_page_timestamps(*, criteria: TransactionListFilter) -> list[int]:
     """The consensus timestamps of one page, in page order (see the module docstring)."""
+    page = _page_timestamps_query(criteria)
+    if page is None:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(*page)
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _page_timestamps_query(criteria: TransactionListFilter) -> tuple[str, list] | None:
+    """SQL and parameters selecting the timestamps of one page; None when nothing can match."""
     timestamp_equals = {c.value for c in criteria.timestamps if c.operator == "eq"}
     if len(timestamp_equals) > 1 or len(set(criteria.directions)) > 1:
         # Two different instants, or credit and debit at once: nothing matches both.
-        return []
+        return None
     order = "desc" if criteria.order == "desc" else "asc"
     direction = criteria.directions[0] if criteria.directions else None
     branches, params = [], []
@@ -186,7 +203,7 @@ def transaction_page_timestamps(*, criteria: TransactionListFilter) -> list[int]
             f"select t.consensus_timestamp from transaction t where {where.sql}"
             f" order by t.consensus_timestamp {order} limit %s"
         )
-        return _fetch_column(sql, [*where.params, criteria.limit])
+        return sql, [*where.params, criteria.limit]
 
     for accounts in _split_accounts(criteria.accounts):
         sources = [("crypto_transfer", "entity_id"), ("token_transfer", "account_id")]
@@ -226,7 +243,7 @@ def transaction_page_timestamps(*, criteria: TransactionListFilter) -> list[int]
         f"select consensus_timestamp from ({' union '.join(branches)}) page"
         f" order by consensus_timestamp {order} limit %s"
     )
-    return _fetch_column(sql, [*params, criteria.limit])
+    return sql, [*params, criteria.limit]
 
 
 def _split_accounts(comparisons: Sequence[Comparison]) -> list[list[Comparison]]:
@@ -251,64 +268,127 @@ def _transaction_conditions(where: _Where, alias: str, criteria: TransactionList
         where.add(f"{alias}.result <> all(%s)", list(SUCCESS_RESULTS))
 
 
-def _fetch_column(sql: str, params: list) -> list:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [row[0] for row in cursor.fetchall()]
-
-
 # --- Rows with their transfers ----------------------------------------------------------------
+
+
+# A transaction's crypto and token transfers and (`_FEE_LIST`) assessed custom fees, each as
+# one JSON array; `{ts}` is the transaction's timestamp. Ordered as the API lists them.
+_TRANSFER_LISTS = (
+    "(select json_agg(json_build_array(c.entity_id, c.amount, c.is_approval) order by c.entity_id, c.amount)"
+    "  from crypto_transfer c where c.consensus_timestamp = {ts} and c.errata is distinct from 'DELETE'),"
+    " (select json_agg(json_build_array(k.token_id, k.account_id, k.amount, k.is_approval)"
+    "  order by k.token_id, k.account_id) from token_transfer k where k.consensus_timestamp = {ts})"
+)
+_FEE_LIST = (
+    ", (select json_agg(json_build_array(f.amount, f.collector_account_id, f.effective_payer_account_ids, f.token_id)"
+    "  order by f.collector_account_id, f.amount) from assessed_custom_fee f where f.consensus_timestamp = {ts})"
+)
+
+
+def _lists_sql(ts: str, detail: bool) -> str:
+    return _TRANSFER_LISTS.format(ts=ts) + (_FEE_LIST.format(ts=ts) if detail else "")
+
+
+# The rows at a page's timestamps (`{timestamps}`: an array) with their lists.
+_ROWS_WITH_TRANSFERS_SQL = {
+    detail: (
+        f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)}, {_lists_sql('t.consensus_timestamp', detail)}"
+        " from transaction t where t.consensus_timestamp = any({timestamps})"
+    )
+    for detail in (False, True)
+}
+_TRANSFERS_SQL = {
+    detail: f"select p.ts, {_lists_sql('p.ts', detail)} from unnest(%s::bigint[]) p(ts)" for detail in (False, True)
+}
 
 
 def transactions_at(*, timestamps: Sequence[int], order: str = "asc", detail: bool = False) -> list[dict]:
     """The transactions at `timestamps`, ordered by consensus timestamp, each with
     `crypto_transfers`, `token_transfers`, `staking_reward_transfers` and (when
-    `detail`) `assessed_custom_fees`: one query per table for the whole page."""
+    `detail`) `assessed_custom_fees`. One query reads the rows with their lists;
+    staking rewards take one more when a transaction pays any."""
     if not timestamps:
         return []
-    rows = list(Transaction.objects.filter(consensus_timestamp__in=timestamps).values(*TRANSACTION_COLUMNS))
+    return _rows_with_transfers("%s", [list(timestamps)], order=order, detail=detail)
+
+
+def _rows_with_transfers(timestamps_sql: str, params: list, *, order: str, detail: bool = False) -> list[dict]:
+    with connection.cursor() as cursor:
+        cursor.execute(_ROWS_WITH_TRANSFERS_SQL[detail].format(timestamps=timestamps_sql), params)
+        found = cursor.fetchall()
+    rows = []
+    for found_row in found:
+        row = dict(zip(TRANSACTION_COLUMNS, found_row))
+        if isinstance(row["nft_transfer"], str):
+            # jsonb arrives as text (Django's loader); the ORM would have parsed it.
+            row["nft_transfer"] = json.loads(row["nft_transfer"])
+        _set_lists(row, *found_row[len(TRANSACTION_COLUMNS) :])
+        rows.append(row)
     rows.sort(key=lambda row: row["consensus_timestamp"], reverse=order == "desc")
-    attach_transfers(rows, detail=detail)
+    _attach_staking_rewards(rows)
     return rows
 
 
 def attach_transfers(rows: list[dict], *, detail: bool = False) -> None:
     """Adds the transfer lists to transaction rows read elsewhere (same keys as `transactions_at`)."""
-    timestamps = [row["consensus_timestamp"] for row in rows]
-    crypto = _grouped(
-        CryptoTransfer.objects.filter(consensus_timestamp__in=timestamps)
-        .exclude(errata="DELETE")
-        .order_by("consensus_timestamp", "entity_id", "amount")
-        .values("consensus_timestamp", "entity_id", "amount", "is_approval")
-    )
-    token = _grouped(
-        TokenTransfer.objects.filter(consensus_timestamp__in=timestamps)
-        .order_by("consensus_timestamp", "token_id", "account_id")
-        .values("consensus_timestamp", "token_id", "account_id", "amount", "is_approval")
-    )
+    if not rows:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_TRANSFERS_SQL[detail], [[row["consensus_timestamp"] for row in rows]])
+        lists = {timestamp: found_lists for timestamp, *found_lists in cursor.fetchall()}
+    for row in rows:
+        _set_lists(row, *lists[row["consensus_timestamp"]])
+    _attach_staking_rewards(rows)
+
+
+def _set_lists(row: dict, crypto: list | None, token: list | None, *fees: list | None) -> None:
+    """The lists as the rows keep them; `fees` (one list or none) only for a detail."""
+    timestamp = row["consensus_timestamp"]
+    row["crypto_transfers"] = [
+        {"consensus_timestamp": timestamp, "entity_id": entity_id, "amount": amount, "is_approval": is_approval}
+        for entity_id, amount, is_approval in crypto or ()
+    ]
+    row["token_transfers"] = [
+        {
+            "consensus_timestamp": timestamp,
+            "token_id": token_id,
+            "account_id": account_id,
+            "amount": amount,
+            "is_approval": is_approval,
+        }
+        for token_id, account_id, amount, is_approval in token or ()
+    ]
+    if fees:
+        row["assessed_custom_fees"] = [
+            {
+                "consensus_timestamp": timestamp,
+                "amount": amount,
+                "collector_account_id": collector,
+                "effective_payer_account_ids": payers,
+                "token_id": token_id,
+            }
+            for amount, collector, payers, token_id in fees[0] or ()
+        ]
+
+
+def _attach_staking_rewards(rows: list[dict]) -> None:
     # Staking rewards are paid from 0.0.800: only transactions that debit it have any.
     reward_account = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], STAKING_REWARD_ACCOUNT_NUM)
-    rewarding = [ts for ts in timestamps if any(t["entity_id"] == reward_account for t in crypto.get(ts, ()))]
-    rewards, fees = {}, {}
-    if rewarding:
-        rewards = _grouped(
-            StakingRewardTransfer.objects.filter(consensus_timestamp__in=rewarding)
-            .order_by("consensus_timestamp", "account_id")
-            .values("consensus_timestamp", "account_id", "amount")
-        )
-    if detail:
-        fees = _grouped(
-            AssessedCustomFee.objects.filter(consensus_timestamp__in=timestamps)
-            .order_by("consensus_timestamp", "collector_account_id", "amount")
-            .values("consensus_timestamp", "amount", "collector_account_id", "effective_payer_account_ids", "token_id")
-        )
+    rewarding = [
+        row["consensus_timestamp"]
+        for row in rows
+        if any(transfer["entity_id"] == reward_account for transfer in row["crypto_transfers"])
+    ]
+    rewards = _grouped(_STAKING_REWARDS.rows(*rewarding)) if rewarding else {}
     for row in rows:
-        timestamp = row["consensus_timestamp"]
-        row["crypto_transfers"] = crypto.get(timestamp, [])
-        row["token_transfers"] = token.get(timestamp, [])
-        row["staking_reward_transfers"] = rewards.get(timestamp, [])
-        if detail:
-            row["assessed_custom_fees"] = fees.get(timestamp, [])
+        row["staking_reward_transfers"] = rewards.get(row["consensus_timestamp"], [])
+
+
+_STAKING_REWARDS = CompiledQuery(
+    lambda *timestamps: StakingRewardTransfer.objects.filter(consensus_timestamp__in=timestamps)
+    .order_by("consensus_timestamp", "account_id")
+    .values("consensus_timestamp", "account_id", "amount")
+)
 
 
 def _grouped(rows: Iterable[dict]) -> dict[int, list[dict]]:
@@ -413,17 +493,27 @@ def _detail_conditions(nonce: int | None, scheduled: bool | None) -> dict:
 
 def _rows_by_id(payer: int, valid_start: int, lower: int, upper: int, conditions: dict) -> list[dict]:
     # Index transaction__transaction_id (valid_start_ns, payer_account_id).
-    return list(
-        Transaction.objects.filter(
-            valid_start_ns=valid_start,
-            payer_account_id=payer,
-            consensus_timestamp__gte=lower,
-            consensus_timestamp__lte=upper,
-            **conditions,
-        )
-        .order_by("consensus_timestamp")
-        .values(*TRANSACTION_COLUMNS)
+    nonce, scheduled = conditions.get("nonce"), conditions.get("scheduled")
+    values = (payer, valid_start, lower, upper) + (() if nonce is None else (nonce,))
+    return _ROWS_BY_ID.rows(*values, shape=(nonce is not None, scheduled))
+
+
+def _build_rows_by_id(payer, valid_start, lower, upper, *nonce, shape):
+    _, scheduled = shape
+    rows = Transaction.objects.filter(
+        valid_start_ns=valid_start,
+        payer_account_id=payer,
+        consensus_timestamp__gte=lower,
+        consensus_timestamp__lte=upper,
     )
+    if nonce:
+        rows = rows.filter(nonce=nonce[0])
+    if scheduled is not None:
+        rows = rows.filter(scheduled=scheduled)
+    return rows.order_by("consensus_timestamp").values(*TRANSACTION_COLUMNS)
+
+
+_ROWS_BY_ID = CompiledQuery(_build_rows_by_id)
 
 
 def _is_successful_schedule_create(row: dict) -> bool:

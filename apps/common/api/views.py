@@ -5,7 +5,8 @@ keyset anchors of its `links.next`; this class validates the query, pages with
 `limit`, renders `{<results_key>: [...], "links": {"next": ...}}` and sets the
 `Cache-Control` and `Link` headers the upstream sets. A route whose page is not
 one queryset overrides `list_rows`; one with more top-level keys (balances'
-`timestamp`) overrides `list_envelope`.
+`timestamp`) overrides `list_envelope`. A list route opts in to the list-route
+cache with `list_cache` (see `apps.common.list_cache`).
 """
 
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import viewsets
 from rest_framework.response import Response
 
+from apps.common import list_cache as cache
 from apps.common.api.exceptions import NotFound, error_response
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.common.pagination import Anchor, next_link
@@ -30,14 +32,35 @@ class MirrorViewSet(viewsets.GenericViewSet):
     pagination_anchors: Sequence[Anchor] = ()
     # action name -> Cache-Control of its successful answers
     cache_control: dict[str, str] = {}
+    # Serve list answers from the list-route cache: True keeps them for the max-age
+    # of the list's Cache-Control, a number for that many seconds; settings may override.
+    list_cache: bool | int = False
+
+    _list_cache_key: str | None = None
+    _list_cache_ttl = 0
 
     def query_params(self):
-        return parse_query_string(self.request.META.get("QUERY_STRING", ""))
+        if not hasattr(self, "_query_params"):
+            self._query_params = parse_query_string(self.request.META.get("QUERY_STRING", ""))
+        return self._query_params
 
     def get_filterset(self, filterset_class):
         return filterset_class(self.query_params(), self.get_queryset(), request=self.request)
 
     def list(self, request, *args, **kwargs):
+        self._list_cache_ttl = cache.time_to_live(
+            results_key=self.results_key,
+            opted_in=self.list_cache,
+            cache_control=self.cache_control.get("list", DEFAULT_CACHE_CONTROL),
+        )
+        if self._list_cache_ttl > 0:
+            self._list_cache_key = cache.cache_key(
+                path=request.path,
+                params=self.query_params(),
+                limit_max=getattr(request, "mirror_limit_max", None),
+            )
+            if (cached := cache.cached_response(self._list_cache_key)) is not None:
+                return cached
         filterset = self.get_filterset(self.filterset_class)
         rows = self.list_rows(filterset)
         link = None
@@ -50,7 +73,7 @@ class MirrorViewSet(viewsets.GenericViewSet):
     def list_rows(self, filterset) -> list:
         """One page of rows; a route whose page is not one queryset reads it here
         (validating the query first, as `filterset.qs` does)."""
-        return list(filterset.qs[: filterset.limit_value])
+        return filterset.page_rows()
 
     def get_pagination_anchors(self, filterset) -> Sequence[Anchor]:
         """The anchors of `links.next`; none when the query names a single row."""
@@ -61,7 +84,7 @@ class MirrorViewSet(viewsets.GenericViewSet):
         return {}
 
     def validate_detail_query(self) -> None:
-        self.get_filterset(self.detail_filterset_class).validate()
+        self.detail_filterset_class(self.query_params(), request=self.request).validate()
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
@@ -69,9 +92,12 @@ class MirrorViewSet(viewsets.GenericViewSet):
             if not response.has_header("Cache-Control"):
                 # A view may set its own when the value depends on the answer.
                 response["Cache-Control"] = self.cache_control.get(self.action, DEFAULT_CACHE_CONTROL)
-            links = response.data.get("links") if isinstance(response.data, dict) else None
+            data = getattr(response, "data", None)
+            links = data.get("links") if isinstance(data, dict) else None
             if links and links.get("next"):
                 response["Link"] = f'<{links["next"]}>; rel="next"'
+            if self._list_cache_key is not None and isinstance(response, Response):
+                cache.store(self._list_cache_key, response.render(), self._list_cache_ttl)
         return response
 
 

@@ -213,6 +213,7 @@ COLUMNS = {
     "contract_state_change": (
         "consensus_timestamp", "contract_id", "payer_account_id", "slot", "value_read", "value_written", "migration",
     ),
+    "contract_transaction": ("consensus_timestamp", "entity_id", "contract_ids", "payer_account_id"),
     "contract_transaction_hash": ("hash", "consensus_timestamp", "payer_account_id", "entity_id", "transaction_result"),
     "schedule": (
         "schedule_id", "consensus_timestamp", "creator_account_id", "payer_account_id", "transaction_body",
@@ -436,6 +437,8 @@ class Ledger:
             hex_bytes(previous), hex_bytes(value), "f",
         )
         rows.add("contract_transaction_hash", short_hash, timestamp, payer, contract_id, SUCCESS)
+        for entity_id in (contract_id, payer):
+            rows.add("contract_transaction", timestamp, entity_id, f"{{{contract_id}}}", payer)
         return contract_id
 
     def _schedule(self, rows: Rows, index: int, timestamp: int, payer: int) -> int:

@@ -81,7 +81,8 @@ def load_ledger(conninfo: str, layout: Layout, *, progress: Callable[[str], None
             writer.commit()
     finally:
         progress("building indexes")
-        _execute_all(conninfo, [definition for _, definition in indexes])
+        # A partitioned table's index definition reads `ON ONLY`, which would leave its partitions without one.
+        _execute_all(conninfo, [definition.replace(" ON ONLY ", " ON ", 1) for _, definition in indexes])
     progress("analyzing")
     _execute_all(conninfo, ["analyze " + ", ".join(table for table in COLUMNS)])
     return counts

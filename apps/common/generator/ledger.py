@@ -320,40 +320,45 @@ class Ledger:
             yield end, rows
 
     def _transactions(self, rows: Rows, start: int, end: int, rng: random.Random) -> None:
+        # The hot loop: rows of the three biggest tables are formatted inline, draws use rng.random().
         layout = self.layout
-        hbar, add = self.hbar, rows.add
+        hbar, add, draw = self.hbar, rows.add, rng.random
+        crypto_transfers = rows.lines["crypto_transfer"].append
+        transactions = rows.lines["transaction"].append
+        transaction_hashes = rows.lines["transaction_hash"].append
+        accounts = layout.accounts
         for index in range(start, end):
-            timestamp = layout.timestamp(index)
+            timestamp = START_NS + index * SPACING_NS
             kind = KINDS[index % len(KINDS)]
-            payer = layout.account(rng.randrange(layout.accounts))
+            payer = FIRST_ACCOUNT + int(draw() * accounts)
             node = NODE_ACCOUNTS[index % len(NODE_ACCOUNTS)]
             valid_start = timestamp - 3 * 10**9 - (index % 1000) * 1000
-            fee = 50_000 + rng.randrange(150_000)
+            fee = 50_000 + int(draw() * 150_000)
             node_fee = fee // 20
             block_index = index % BLOCK_SIZE
             full_hash = rng.randbytes(48)
-            hash_text = hex_bytes(full_hash)
-            transaction_type, result, entity_id, nft_transfer = CRYPTO_TRANSFER, SUCCESS, None, None
+            hash_hex = full_hash.hex()
+            transaction_type, result, entity_id, nft_transfer = CRYPTO_TRANSFER, SUCCESS, NULL, NULL
 
             transfers = [(payer, -fee), (node, node_fee), (FEE_COLLECTOR, fee - node_fee)]
             if kind in ("crypto", "reward"):
-                receiver = layout.account(rng.randrange(layout.accounts))
-                amount = 1 + rng.randrange(10**8)
+                receiver = FIRST_ACCOUNT + int(draw() * accounts)
+                amount = 1 + int(draw() * 10**8)
                 transfers[0] = (payer, -fee - amount)
                 transfers.append((receiver, amount))
                 if kind == "reward":
-                    reward = 1 + rng.randrange(10**6)
+                    reward = 1 + int(draw() * 10**6)
                     transfers.append((STAKING_REWARD_ACCOUNT, -reward))
                     transfers[0] = (payer, -fee - amount + reward)
                     add("staking_reward_transfer", payer, reward, timestamp, payer)
             elif kind == "failed":
                 result = INSUFFICIENT_ACCOUNT_BALANCE
             elif kind == "token":
-                token = rng.randrange(layout.fungible_tokens)
+                token = int(draw() * layout.fungible_tokens)
                 token_id = layout.first_fungible_token + token
-                sender = layout.fungible_holder(token, rng.randrange(layout.accounts))
-                receiver = layout.fungible_holder(token, rng.randrange(layout.accounts))
-                amount = 1 + rng.randrange(1000)
+                sender = layout.fungible_holder(token, int(draw() * accounts))
+                receiver = layout.fungible_holder(token, int(draw() * accounts))
+                amount = 1 + int(draw() * 1000)
                 self.tokens[(sender, token_id)] -= amount
                 self.tokens[(receiver, token_id)] += amount
                 add("token_transfer", token_id, sender, timestamp, -amount, payer, "f")
@@ -372,12 +377,12 @@ class Ledger:
 
             for account, amount in transfers:
                 hbar[account] += amount
-                add("crypto_transfer", account, timestamp, amount, payer, "f")
-            add(
-                "transaction", timestamp, transaction_type, result, payer, valid_start, 120, node, entity_id,
-                0, 200_000_000, fee, None, hash_text, "f", 0, block_index, nft_transfer,
+                crypto_transfers(f"{account}\t{timestamp}\t{amount}\t{payer}\tf\n")
+            transactions(
+                f"{timestamp}\t{transaction_type}\t{result}\t{payer}\t{valid_start}\t120\t{node}\t{entity_id}"
+                f"\t0\t200000000\t{fee}\t{NULL}\t\\\\x{hash_hex}\tf\t0\t{block_index}\t{nft_transfer}\n"
             )
-            add("transaction_hash", timestamp, hex_bytes(full_hash[:32]), payer, hex_bytes(full_hash[32:]))
+            transaction_hashes(f"{timestamp}\t\\\\x{hash_hex[:64]}\t{payer}\t\\\\x{hash_hex[64:]}\n")
             if block_index == BLOCK_SIZE - 1 or index == layout.transactions - 1:
                 self._block(rows, index, rng)
         self.last_timestamp = layout.timestamp(end - 1)
@@ -389,7 +394,7 @@ class Ledger:
         serial = (number // layout.nft_tokens) % NFT_SERIALS + 1
         token_id = layout.first_nft_token + token
         sender = self.nft_owners[(token, serial)]
-        receiver = layout.nft_holder(token, rng.randrange(layout.accounts))
+        receiver = layout.nft_holder(token, int(rng.random() * layout.accounts))
         self.nft_owners[(token, serial)] = receiver
         self.nft_moved[(token, serial)] = timestamp
         self.tokens[(sender, token_id)] -= 1

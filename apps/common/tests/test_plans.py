@@ -126,6 +126,7 @@ def explain(sql: str) -> dict:
     return (json.loads(document) if isinstance(document, str) else document)[0]["Plan"]
 
 
+@pytest.mark.django_db
 def test_the_generated_ledger_fills_every_table_it_writes(ledger):
     with connection.cursor() as cursor:
         for table in COLUMNS:

@@ -90,10 +90,9 @@ class Command(BaseCommand):
                 connection.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
         conninfo = make_conninfo(server, dbname=name)
         with psycopg.connect(conninfo) as connection:
-            filled = connection.execute(
-                "select to_regclass('record_file') is not null and exists (select 1 from record_file)"
-            ).fetchone()[0]
-            blocks = connection.execute("select count(*) from record_file").fetchone()[0] if filled else 0
+            has_schema = connection.execute("select to_regclass('record_file') is not null").fetchone()[0]
+            blocks = connection.execute("select count(*) from record_file").fetchone()[0] if has_schema else 0
+        filled = blocks > 0
         if filled and blocks != layout.blocks:
             raise CommandError(f"{name} holds {blocks} blocks, not {layout.blocks}: drop it or use other sizes")
         if not filled:

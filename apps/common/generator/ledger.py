@@ -51,7 +51,9 @@ _KIND_WEIGHTS = {
     "contract": 8,
     "schedule": 2,
 }
-KINDS = tuple(kind for step in range(max(_KIND_WEIGHTS.values())) for kind, weight in _KIND_WEIGHTS.items() if step < weight)
+KINDS = tuple(
+    kind for step in range(max(_KIND_WEIGHTS.values())) for kind, weight in _KIND_WEIGHTS.items() if step < weight
+)
 assert len(KINDS) == 100
 
 NULL = "\\N"

@@ -46,10 +46,11 @@ def prepare_database(conninfo: str, *, replace: bool) -> None:
         if not exists:
             connection.execute(SCHEMA_SQL.read_text())
             return
+        holds_rows = sql.SQL("select exists (select 1 from {})")
         filled = [
             table
             for table in COLUMNS
-            if connection.execute(sql.SQL("select exists (select 1 from {})").format(sql.Identifier(table))).fetchone()[0]
+            if connection.execute(holds_rows.format(sql.Identifier(table))).fetchone()[0]
         ]
         if filled and not replace:
             raise DatabaseNotEmpty(f"the database holds rows ({', '.join(filled)}); --replace empties it first")
@@ -76,7 +77,9 @@ def load_ledger(conninfo: str, layout: Layout, *, progress: Callable[[str], None
             for done, rows in ledger.transaction_chunks():
                 writer.write(rows, counts)
                 rate = sum(counts.values()) / max(time.monotonic() - began, 1e-9)
-                progress(f"{done:,}/{layout.transactions:,} transactions, {sum(counts.values()):,} rows, {rate:,.0f} rows/s")
+                progress(
+                    f"{done:,}/{layout.transactions:,} transactions, {sum(counts.values()):,} rows, {rate:,.0f} rows/s"
+                )
             writer.write(ledger.final_state(), counts)
             writer.commit()
     finally:

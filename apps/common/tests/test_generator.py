@@ -30,7 +30,8 @@ def ledger_rows():
 def test_the_same_seed_gives_the_same_rows_and_another_seed_others(ledger_rows):
     small = Layout(transactions=300, accounts=50, seed=3)
     assert generated(small)[1] == generated(small)[1]
-    assert generated(small)[1]["transaction"] != generated(Layout(transactions=300, accounts=50, seed=4))[1]["transaction"]
+    other_seed = Layout(transactions=300, accounts=50, seed=4)
+    assert generated(small)[1]["transaction"] != generated(other_seed)[1]["transaction"]
 
 
 def test_every_transaction_balances_its_hbar_transfers(ledger_rows):

@@ -141,7 +141,11 @@ def test_route_reads_index_ranges(ledger, family, template):
     with CaptureQueriesContext(connection) as captured:
         response = Client().get(url)
     assert response.status_code == 200, (url, response.content[:300])
-    statements = [query["sql"] for query in captured.captured_queries if query["sql"].lstrip().lower().startswith(("select", "with"))]
+    statements = [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].lstrip().lower().startswith(("select", "with"))
+    ]
     assert statements, url
     large = large_relations()
     problems = {sql: found for sql in statements if (found := plan_problems(explain(sql), large))}

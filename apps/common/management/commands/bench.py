@@ -68,7 +68,9 @@ class Command(BaseCommand):
                 workers=options["workers"],
                 log_dir=output,
             ) as bases:
-                routes = [self._measure(family, url, bases, connections, options["duration"]) for family, url in route_urls]
+                routes = [
+                    self._measure(family, url, bases, connections, options["duration"]) for family, url in route_urls
+                ]
         except BenchError as error:
             raise CommandError(str(error)) from None
         report = {
@@ -131,9 +133,9 @@ class Command(BaseCommand):
         for count in connections:
             key = f"c{count}"
             ours, theirs = results.get("ours", {}).get(key), results.get("upstream", {}).get(key)
-            cell = f"{key}: " + (f"{ours['rps']:>7.0f}/s p50 {ours['p50_ms']:.1f} p99 {ours['p99_ms']:.1f}" if ours else "-")
+            cell = f"{key}: {_figures(ours) if ours else '-'}"
             if theirs:
-                cell += f" | up {theirs['rps']:>7.0f}/s p50 {theirs['p50_ms']:.1f} p99 {theirs['p99_ms']:.1f}"
+                cell += f" | up {_figures(theirs)}"
                 if ours:
                     cell += f" | x{ratio(ours['rps'], theirs['rps'])}"
             cells.append(cell)
@@ -144,3 +146,7 @@ class Command(BaseCommand):
         else:
             note = ""
         self.stdout.write(f"{route['url']}\n    " + "\n    ".join(cells) + note)
+
+
+def _figures(result: dict) -> str:
+    return f"{result['rps']:>7.0f}/s p50 {result['p50_ms']:.1f} p99 {result['p99_ms']:.1f}"

@@ -6,7 +6,6 @@ from apps.common.generator.ledger import Layout
 from apps.common.generator.loader import DatabaseNotEmpty, django_conninfo, load_ledger, prepare_database
 
 
-
 class Command(BaseCommand):
     help = (
         "Write a consistent synthetic ledger (blocks, transactions and transfers, accounts and balance snapshots,"

@@ -37,7 +37,7 @@ ROUTES: dict[str, tuple[str, ...]] = {
         "/api/v1/balances",
         "/api/v1/balances?account.id={account}",
         "/api/v1/balances?account.id=gte:{account}&order=asc",
-        "/api/v1/balances?account.balance=gt:10000000000000",
+        "/api/v1/balances?account.balance=gt:100000000000",
         "/api/v1/balances?timestamp={snapshot}",
         "/api/v1/balances?timestamp={snapshot}&account.id={account}",
     ),

@@ -274,8 +274,10 @@ class Ledger:
 
     def _initial_balances(self) -> None:
         layout = self.layout
+        # At most a quarter of the supply goes to the accounts, so the treasury stays the richest.
+        starting_balance = min(10**13, TOTAL_SUPPLY // (4 * layout.accounts))
         for position in range(layout.accounts):
-            self.hbar[layout.account(position)] = 10**13 + position * 1000
+            self.hbar[layout.account(position)] = starting_balance + position * 1000
         for node in NODE_ACCOUNTS:
             self.hbar[node] = 10**12
         self.hbar[STAKING_REWARD_ACCOUNT] = 10**16

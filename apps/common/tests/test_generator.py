@@ -4,7 +4,7 @@ import psycopg
 import pytest
 from django.core.management import CommandError, call_command
 
-from apps.common.generator.ledger import KINDS, TOTAL_SUPPLY, Layout, Ledger, count_before
+from apps.common.generator.ledger import KINDS, TOTAL_SUPPLY, TREASURY, Layout, Ledger, count_before
 from apps.common.generator.loader import DatabaseNotEmpty, django_conninfo, prepare_database
 
 LAYOUT = Layout(transactions=45_000, accounts=700, seed=3)
@@ -50,6 +50,15 @@ def test_every_balance_snapshot_and_the_final_balances_hold_the_whole_supply(led
     assert set(totals.values()) == {TOTAL_SUPPLY}
     accounts = [row for row in ledger_rows["entity"] if row[4] == "ACCOUNT"]
     assert sum(int(row[13]) for row in accounts) == TOTAL_SUPPLY
+
+
+def test_no_balance_goes_negative_however_many_accounts_share_the_supply(ledger_rows):
+    assert all(int(balance) >= 0 for _, balance, _ in ledger_rows["account_balance"])
+    crowded = Ledger(Layout(transactions=1_000, accounts=200_000))
+    for _ in crowded.transaction_chunks():
+        pass
+    assert min(crowded.hbar.values()) >= 0
+    assert crowded.hbar[TREASURY] > TOTAL_SUPPLY // 2
 
 
 def test_token_supplies_match_the_token_balances(ledger_rows):

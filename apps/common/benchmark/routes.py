@@ -37,7 +37,7 @@ ROUTES: dict[str, tuple[str, ...]] = {
         "/api/v1/balances",
         "/api/v1/balances?account.id={account}",
         "/api/v1/balances?account.id=gte:{account}&order=asc",
-        "/api/v1/balances?account.balance=gt:100000000000",
+        "/api/v1/balances?account.balance=gt:{balance}",
         "/api/v1/balances?timestamp={snapshot}",
         "/api/v1/balances?timestamp={snapshot}&account.id={account}",
     ),
@@ -101,6 +101,7 @@ class Samples:
     transaction_id: str
     transaction_hash: str
     snapshot: str
+    balance: int
     token: str
     nft_token: str
     topic: str
@@ -162,6 +163,7 @@ def samples_for(layout: Layout, conninfo: str) -> Samples:
         allowance_owner=f"0.0.{FIRST_ACCOUNT + 19}",
         transaction_id=transaction_id(payer, valid_start),
         transaction_hash=bytes(full_hash).hex(),
+        balance=layout.starting_balance,
         snapshot=seconds(layout.snapshot_timestamp(layout.snapshot_points()[-1])),
         token=f"0.0.{layout.first_fungible_token}",
         nft_token=f"0.0.{layout.first_nft_token}",

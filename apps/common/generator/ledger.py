@@ -131,6 +131,12 @@ class Layout:
         return count_before("schedule", self.transactions)
 
     @property
+    def starting_balance(self) -> int:
+        """Of the first account (each next one has 1000 more): at most a quarter of the supply goes
+        to the accounts, so the treasury stays the richest."""
+        return min(10**13, TOTAL_SUPPLY // (4 * self.accounts))
+
+    @property
     def blocks(self) -> int:
         return -(-self.transactions // BLOCK_SIZE)
 
@@ -274,10 +280,8 @@ class Ledger:
 
     def _initial_balances(self) -> None:
         layout = self.layout
-        # At most a quarter of the supply goes to the accounts, so the treasury stays the richest.
-        starting_balance = min(10**13, TOTAL_SUPPLY // (4 * layout.accounts))
         for position in range(layout.accounts):
-            self.hbar[layout.account(position)] = starting_balance + position * 1000
+            self.hbar[layout.account(position)] = layout.starting_balance + position * 1000
         for node in NODE_ACCOUNTS:
             self.hbar[node] = 10**12
         self.hbar[STAKING_REWARD_ACCOUNT] = 10**16

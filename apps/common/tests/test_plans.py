@@ -60,14 +60,14 @@ CASES = [
     ("balances", "/api/v1/balances?account.id={account}"),
     ("balances", "/api/v1/balances?account.id=gte:{account}&order=asc"),
     ("balances", "/api/v1/balances?account.id=lt:{account}"),
-    ("balances", "/api/v1/balances?account.balance=gt:100000000000"),
+    ("balances", "/api/v1/balances?account.balance=gt:{balance}"),
     ("balances", "/api/v1/balances?account.publickey={public_key}"),
     ("balances", "/api/v1/balances?account.id={evm_address}"),
     ("balances", "/api/v1/balances?timestamp={snapshot}"),
     ("balances", "/api/v1/balances?timestamp=lt:{snapshot}&order=asc"),
     ("balances", "/api/v1/balances?timestamp={snapshot}&account.id={account}"),
     ("balances", "/api/v1/balances?timestamp={snapshot}&account.id=gt:{account}"),
-    ("balances", "/api/v1/balances?timestamp={snapshot}&account.balance=lt:100000000000"),
+    ("balances", "/api/v1/balances?timestamp={snapshot}&account.balance=lt:{balance}"),
 ]
 
 

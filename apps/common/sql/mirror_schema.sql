@@ -1,6 +1,8 @@
 -- mirror_schema.sql: our DDL for the Hiero/Hedera mirror node PostgreSQL schema, v1 layout.
 -- Creates the domain types, enum types, tables, primary keys and indexes on an empty database.
--- Partitioned upstream tables are created as plain tables with the same columns, keys and indexes.
+-- Partitioned as upstream: account_balance and token_balance by consensus time (here one partition per
+-- year, 1970 to 2040), transaction_hash by its first byte (32 lists); the function
+-- get_transaction_info_by_hash(bytea) that upstream's REST service looks transactions up by hash with.
 
 create extension if not exists btree_gist;
 create extension if not exists pg_trgm;
@@ -26,7 +28,7 @@ create table account_balance (
     balance hbar_tinybars not null,
     account_id entity_id not null,
     primary key (account_id, consensus_timestamp)
-);
+) partition by range (consensus_timestamp);
 
 create table account_balance_file (
     consensus_timestamp bigint not null,
@@ -813,7 +815,7 @@ create table token_balance (
     balance bigint not null,
     token_id entity_id not null,
     primary key (account_id, token_id, consensus_timestamp)
-);
+) partition by range (consensus_timestamp);
 create index token_balance__token_account_timestamp on token_balance using btree (token_id, account_id, consensus_timestamp);
 
 create table token_balance_old (
@@ -951,7 +953,7 @@ create table transaction_hash (
     hash bytea not null,
     payer_account_id bigint,
     hash_suffix bytea
-);
+) partition by list (mod(get_byte(hash, 0), 32));
 create index transaction_hash__hash on transaction_hash using hash (SUBSTRING(hash FROM 1 FOR 32));
 
 create table transaction_signature (
@@ -962,3 +964,38 @@ create table transaction_signature (
     type smallint
 );
 create index transaction_signature__entity_id on transaction_signature using btree (entity_id DESC, consensus_timestamp DESC);
+
+do $$
+declare
+    year integer;
+    part integer;
+    table_name text;
+begin
+    for year in 1970..2040 loop
+        foreach table_name in array array['account_balance', 'token_balance'] loop
+            execute format(
+                'create table %1$I partition of %2$I for values from (%3$s) to (%4$s)',
+                table_name || '_p' || year, table_name,
+                extract(epoch from make_date(year, 1, 1))::bigint * 1000000000,
+                extract(epoch from make_date(year + 1, 1, 1))::bigint * 1000000000);
+        end loop;
+    end loop;
+    for part in 0..31 loop
+        execute format(
+            'create table transaction_hash_%1$s partition of transaction_hash for values in (%2$s)',
+            to_char(part, 'fm00'), part);
+    end loop;
+end
+$$;
+
+-- The transactions whose hash starts with the given one's first 32 bytes (the full hash is returned:
+-- the caller compares it); only the partition of the hash's first byte is read.
+create function get_transaction_info_by_hash(bytea)
+returns table (consensus_timestamp bigint, hash bytea, payer_account_id bigint)
+language sql stable
+as $$
+    select t.consensus_timestamp, t.hash || coalesce(t.hash_suffix, ''::bytea), t.payer_account_id
+    from transaction_hash t
+    where mod(get_byte(t.hash, 0), 32) = mod(get_byte($1, 0), 32)
+      and substring(t.hash from 1 for 32) = substring($1 from 1 for 32)
+$$;

@@ -14,10 +14,13 @@ def execute(sql: str) -> None:
 
 
 def tables_in_current_schema() -> list[str]:
+    """Tables and views, partitions left out (they store their parent's rows)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "select table_name from information_schema.tables"
-            " where table_schema = current_schema() order by table_name"
+            "select table_name from information_schema.tables t"
+            " where table_schema = current_schema() and not exists (select 1 from pg_inherits"
+            "  where inhrelid = format('%I.%I', t.table_schema, t.table_name)::regclass)"
+            " order by table_name"
         )
         return [name for (name,) in cursor.fetchall()]
 
@@ -118,3 +121,29 @@ def test_reapplying_the_schema_migration_leaves_an_altered_table_alone():
 
     assert "marker" in record_file_columns()
     assert "prng" not in tables_in_current_schema()
+
+
+def test_balance_tables_take_timestamps_from_1970_to_2040():
+    execute(
+        "insert into account_balance values (0, 1, 2), (2240611199999999999, 1, 2);"
+        "insert into token_balance values (0, 2, 1, 3), (2240611199999999999, 2, 1, 3)"
+    )
+
+    with connection.cursor() as cursor:
+        cursor.execute("select count(*) from account_balance join token_balance using (consensus_timestamp)")
+        assert cursor.fetchone()[0] == 2
+
+
+def test_transaction_info_by_hash_matches_the_first_32_bytes_and_returns_the_whole_hash():
+    full_hash = bytes(range(7, 55))
+    other_hash = bytes([7 + 32]) + full_hash[1:]  # same partition, different prefix
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "insert into transaction_hash (consensus_timestamp, hash, payer_account_id, hash_suffix)"
+            " values (10, %s, 1001, %s), (11, %s, 1002, null)",
+            [full_hash[:32], full_hash[32:], other_hash],
+        )
+        cursor.execute("select * from get_transaction_info_by_hash(%s)", [full_hash[:32]])
+        assert cursor.fetchall() == [(10, full_hash, 1001)]
+        cursor.execute("select * from get_transaction_info_by_hash(%s)", [other_hash])
+        assert cursor.fetchall() == [(11, other_hash, 1002)]

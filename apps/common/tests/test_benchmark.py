@@ -1,0 +1,27 @@
+from dataclasses import fields
+
+from apps.common.benchmark.routes import ROUTES, Samples, urls
+from apps.common.benchmark.runner import json_difference
+
+
+def test_json_difference_compares_numbers_by_value_and_nothing_else_loosely():
+    assert json_difference({"a": [1, {"b": None}]}, {"a": [1.0, {"b": None}]}) is None
+    assert json_difference({"a": "1"}, {"a": 1}) == '$.a: "1" in ours, 1 upstream'
+    assert json_difference({"a": True}, {"a": 1}) == "$.a: true in ours, 1 upstream"
+    assert json_difference({"a": 0}, {"a": None}) == "$.a: 0 in ours, null upstream"
+
+
+def test_json_difference_names_missing_and_extra_keys_and_list_lengths():
+    assert json_difference({"a": 1}, {"a": 1, "b": 2}) == "$.b: missing in ours"
+    assert json_difference({"a": 1, "c": 2}, {"a": 1}) == "$.c: extra in ours"
+    assert json_difference({"l": [1]}, {"l": [1, 2]}) == "$.l: 1 items in ours, 2 upstream"
+
+
+def test_every_route_template_names_only_sample_values():
+    samples = Samples(**{field.name: f"<{field.name}>" for field in fields(Samples)})
+
+    every_url = urls(samples)
+
+    assert len(every_url) == sum(len(templates) for templates in ROUTES.values())
+    assert all("{" not in url and url.startswith("/api/v1/") for _, url in every_url)
+    assert {family for family, _ in urls(samples, ["blocks", "balances"])} == {"blocks", "balances"}

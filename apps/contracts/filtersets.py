@@ -4,19 +4,33 @@ import re
 
 from apps.accounts.models import Entity
 from apps.common.api.exceptions import InvalidArgument
-from apps.common.codecs import parse_entity_id, parse_timestamp
+from apps.common.codecs import parse_timestamp
 from apps.common.filters import RANGE_OPERATORS, Comparison, OperatorFilter
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.contracts.models import ContractState
-from apps.contracts.selectors import ContractListFilter, StateListFilter, contract_id_by_evm_address
+from apps.contracts.selectors import (
+    ContractListFilter,
+    StateListFilter,
+    contract_id_by_evm_address,
+    parse_contract_id,
+)
 
-__all__ = ("ContractDetailFilterSet", "ContractFilterSet", "StateFilterSet", "parse_slot")
+__all__ = ("ContractDetailFilterSet", "ContractFilterSet", "StateFilterSet", "parse_contract_id_text", "parse_slot")
 
 
 # --- Contracts and their state (`/contracts`, `/contracts/{id}`, `/contracts/{id}/state`) ------
 
 _SLOT = re.compile(r"^(?:0x)?([0-9A-Fa-f]{1,64})$")
+# Checked first; what the shape allows but no id is (a num too large, say) is refused after the whole query.
+_CONTRACT_ID = re.compile(r"^(?:\d+\.){0,2}(?:-?\d+|[0-9A-Fa-f]{40})$")
+_ADDRESS_DIGITS = re.compile(r"[0-9A-Fa-f]{40}$")
 TIMESTAMP_NOT_EQUALS = "Not equals (ne) operator is not supported for timestamp"
+
+
+def parse_contract_id_text(text: str) -> str:
+    if not _CONTRACT_ID.match(text):
+        raise ValueError(f"Invalid contract id {text!r}")
+    return text
 
 
 def parse_slot(text: str) -> int:
@@ -28,7 +42,7 @@ def parse_slot(text: str) -> int:
 
 
 class ContractFilterSet(ListFilterSet):
-    contract_id = OperatorFilter(param="contract.id", field_name="id", parser=parse_entity_id)
+    contract_id = OperatorFilter(param="contract.id", field_name="id", parser=parse_contract_id_text)
 
     default_order = "desc"
 
@@ -37,18 +51,23 @@ class ContractFilterSet(ListFilterSet):
         fields = ()
 
     def list_filter(self) -> ContractListFilter:
-        """The validated query, for `selectors.contract_list`; an EVM address is
-        compared with `eq` only and resolved to the live entity holding it."""
+        """The validated query, for `selectors.contract_list`. An EVM address (no
+        `0x` here) is compared with `eq` only and resolved to the live entity
+        holding it; a value shaped like an id that encodes none is `contractid`."""
         self.validate()
+        comparisons = self.form.cleaned_data.get("contract.id") or ()
+        if any(_ADDRESS_DIGITS.search(c.value) and c.operator != "eq" for c in comparisons):
+            raise InvalidArgument.for_params("contract.id")
         contracts = []
-        for comparison in self.form.cleaned_data.get("contract.id") or ():
-            entity = comparison.value
+        for comparison in comparisons:
+            try:
+                entity = parse_contract_id(comparison.value)
+            except ValueError:
+                raise InvalidArgument.for_params("contractid") from None
             if entity.evm_address is None:
                 value = entity.encoded
-            elif comparison.operator == "eq":
-                value = contract_id_by_evm_address(bytes.fromhex(entity.evm_address))
             else:
-                raise InvalidArgument.for_params("contract.id")
+                value = contract_id_by_evm_address(bytes.fromhex(entity.evm_address))
             contracts.append(Comparison(comparison.operator, value))
         return ContractListFilter(contracts=tuple(contracts), limit=self.limit_value, order=self.order_value)
 

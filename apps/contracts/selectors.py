@@ -15,9 +15,11 @@ from apps.common.codecs import MAX_LONG, EntityId, decode_entity_id, encode_enti
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison
 from apps.contracts.models import Contract, ContractState, ContractStateChange
 
-__all__ = ("contract_id_from_path", "parse_contract_path")
+__all__ = ("contract_id_from_path", "parse_contract_detail_path", "parse_contract_id", "parse_contract_path")
 
 _CONTRACT_PATH = re.compile(r"^(\d{1,10}\.){0,2}(\d{1,10}|(0x)?[A-Fa-f0-9]{40})$")
+_CONTRACT_DETAIL_PATH = re.compile(r"^(\d+\.){0,2}(\d+|(0x)?[A-Fa-f0-9]{40})$")
+EVM_ADDRESS_HEX_DIGITS = 40
 
 
 def contract_id_from_path(text: str) -> int | None:
@@ -40,9 +42,43 @@ def parse_contract_path(text: str) -> EntityId:
     if not _CONTRACT_PATH.match(text):
         raise InvalidArgument.for_params("contractid")
     try:
-        return parse_entity_id(text)
+        return parse_contract_id(text)
     except ValueError:
         raise InvalidArgument.for_params("contractid") from None
+
+
+def parse_contract_id(text: str) -> EntityId:
+    """A contract id (a bare number is a num) or EVM address; ValueError otherwise.
+
+    The upstream ignores a shard and realm written before an address that
+    encodes no id, and checks them before one that does.
+    """
+    *prefix, last = text.split(".")
+    address = last.removeprefix("0x")
+    if len(address) == EVM_ADDRESS_HEX_DIGITS and len(prefix) <= 2:
+        entity = parse_entity_id(address)
+        if entity.evm_address is not None:
+            return entity
+    elif not prefix:
+        text = _with_system_shard_realm(last)
+    return parse_entity_id(text)
+
+
+def parse_contract_detail_path(text: str) -> EntityId:
+    """As `parse_contract_path`, for `/contracts/{contractIdOrAddress}`, where the
+    upstream names an id of the right shape that encodes none (a num too large,
+    say) in its message."""
+    if not _CONTRACT_DETAIL_PATH.match(text):
+        raise InvalidArgument.for_params("contractid")
+    try:
+        return parse_contract_id(text)
+    except ValueError:
+        shown = text if "." in text else _with_system_shard_realm(text)
+        raise InvalidArgument(f'Invalid entity ID "{shown}"') from None
+
+
+def _with_system_shard_realm(num: str) -> str:
+    return f"{settings.MIRROR['SHARD']}.{settings.MIRROR['REALM']}.{num}"
 
 
 def contract_id_by_evm_address(address: bytes) -> int | None:

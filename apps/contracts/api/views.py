@@ -34,7 +34,7 @@ class ContractViewSet(MirrorViewSet):
         return selectors.contract_list(criteria=filterset.list_filter())
 
     def retrieve(self, request, contract_id_or_address):
-        contract = selectors.parse_contract_path(contract_id_or_address)
+        contract = selectors.parse_contract_detail_path(contract_id_or_address)
         timestamps = self.get_filterset(self.detail_filterset_class).timestamps
         row = selectors.contract_get(contract=contract, timestamps=timestamps)
         if row is None:

@@ -25,7 +25,7 @@ from django.db.models import QuerySet
 from apps.accounts.models import AccountBalance, Entity, EntityStake, EntityType
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
-from apps.common.filters import OPERATOR_LOOKUPS, Comparison
+from apps.common.filters import Comparison, apply_comparisons
 
 __all__ = (
     "AccountAlias",
@@ -86,8 +86,8 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
     descending = criteria.order == "desc"
 
     if not criteria.timestamps:
-        entities = _compare(Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES), "id", accounts)
-        entities = _compare(entities, "balance", criteria.balances)
+        entities = apply_comparisons(Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES), "id", accounts)
+        entities = apply_comparisons(entities, "balance", criteria.balances)
         for public_key in criteria.public_keys:
             entities = entities.filter(public_key=public_key)
         rows = list(
@@ -106,7 +106,7 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
             return []
         lower, snapshot = window
         balances = AccountBalance.objects.filter(consensus_timestamp__gte=lower, consensus_timestamp__lte=snapshot)
-        balances = _compare(_compare(balances, "account_id", accounts), "balance", criteria.balances)
+        balances = apply_comparisons(apply_comparisons(balances, "account_id", accounts), "balance", criteria.balances)
         if criteria.public_keys:
             ids = _ids_with_public_keys(criteria.public_keys)
             if not ids:
@@ -219,25 +219,6 @@ def _resolve_accounts(comparisons: Sequence[Comparison]) -> list[Comparison]:
     return resolved
 
 
-def _compare(queryset: QuerySet, field: str, comparisons: Sequence[Comparison]) -> QuerySet:
-    """ANDs the comparisons, ORing the eq values. A None value compares as SQL NULL
-    does: it matches nothing, though other eq values still match."""
-    all_equals = list(dict.fromkeys(c.value for c in comparisons if c.operator == "eq"))
-    equals = [value for value in all_equals if value is not None]
-    if len(equals) < len(all_equals) and not equals:
-        return queryset.none()
-    for comparison in comparisons:
-        if comparison.operator != "eq":
-            if comparison.value is None:
-                return queryset.none()
-            queryset = queryset.filter(**{f"{field}__{OPERATOR_LOOKUPS[comparison.operator]}": comparison.value})
-    if len(equals) == 1:
-        queryset = queryset.filter(**{field: equals[0]})
-    elif equals:
-        queryset = queryset.filter(**{f"{field}__in": equals})
-    return queryset
-
-
 def _ids_with_public_keys(public_keys: Sequence[str]) -> list[int]:
     entities = Entity.objects.all()
     for public_key in public_keys:
@@ -347,9 +328,9 @@ def account_list(*, criteria: AccountListFilter) -> list[dict]:
     entities = Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES)
     if criteria.include_balance:
         entities = entities.exclude(num=TREASURY_ACCOUNT_NUM, memo=SYNTHETIC_TREASURY_MEMO)
-    entities = _compare(_compare(entities, "id", criteria.accounts), "balance", criteria.balances)
+    entities = apply_comparisons(apply_comparisons(entities, "id", criteria.accounts), "balance", criteria.balances)
     for comparison in criteria.public_keys:
-        entities = _compare(entities, "public_key", [comparison])
+        entities = apply_comparisons(entities, "public_key", [comparison])
     descending = criteria.order == "desc"
     rows = list(entities.order_by("-id" if descending else "id").values(*ACCOUNT_COLUMNS)[: criteria.limit])
     ids = [row["id"] for row in rows]

@@ -6,13 +6,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import Entity
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError
 from apps.common.codecs import MAX_LONG, EntityId, decode_entity_id, encode_entity_id, parse_entity_id
-from apps.common.filters import OPERATOR_LOOKUPS, Comparison
+from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
 from apps.contracts.models import Contract, ContractState, ContractStateChange
 
 __all__ = ("contract_id_from_path", "parse_contract_detail_path", "parse_contract_id", "parse_contract_path")
@@ -149,7 +149,7 @@ class ContractListFilter:
 
 def contract_list(*, criteria: ContractListFilter) -> list[dict]:
     """One page of contracts ordered by id: `CONTRACT_COLUMNS` plus `file_id`."""
-    contracts = _compare(Entity.objects.filter(type="CONTRACT"), "id", criteria.contracts)
+    contracts = apply_comparisons(Entity.objects.filter(type="CONTRACT"), "id", criteria.contracts)
     contracts = contracts.annotate(
         file_id=Subquery(Contract.objects.filter(id=OuterRef("id")).values("file_id")[:1])
     )
@@ -239,11 +239,11 @@ def state_list(*, criteria: StateListFilter) -> list[dict]:
     slot_order = "-slot" if criteria.order == "desc" else "slot"
     if not criteria.timestamps:
         slots = [Comparison(c.operator, c.value.to_bytes(SLOT_BYTES)) for c in criteria.slots]
-        changes = _compare(ContractState.objects.filter(contract_id=criteria.contract_id), "slot", slots)
+        changes = apply_comparisons(ContractState.objects.filter(contract_id=criteria.contract_id), "slot", slots)
         rows = changes.order_by(slot_order).values("contract_id", "slot", "value", "modified_timestamp")
     else:
         slots = [Comparison(c.operator, c.value.to_bytes((c.value.bit_length() + 7) // 8)) for c in criteria.slots]
-        changes = _compare(ContractStateChange.objects.filter(contract_id=criteria.contract_id), "slot", slots)
+        changes = apply_comparisons(ContractStateChange.objects.filter(contract_id=criteria.contract_id), "slot", slots)
         for comparison in criteria.timestamps:
             lookup = "lte" if comparison.operator == "eq" else OPERATOR_LOOKUPS[comparison.operator]
             changes = changes.filter(**{f"consensus_timestamp__{lookup}": comparison.value})
@@ -262,18 +262,6 @@ def state_list(*, criteria: StateListFilter) -> list[dict]:
     for row in rows:
         row["evm_address"] = evm_address
     return rows
-
-
-def _compare(queryset: QuerySet, field: str, comparisons: Sequence[Comparison]) -> QuerySet:
-    """ANDs the comparisons, ORing the `eq` values; a None `eq` value matches nothing."""
-    all_equals = list(dict.fromkeys(c.value for c in comparisons if c.operator == "eq"))
-    equals = [value for value in all_equals if value is not None]
-    if all_equals and not equals:
-        return queryset.none()
-    for comparison in comparisons:
-        if comparison.operator != "eq":
-            queryset = queryset.filter(**{f"{field}__{OPERATOR_LOOKUPS[comparison.operator]}": comparison.value})
-    return queryset.filter(**{f"{field}__in": equals}) if equals else queryset
 
 
 def _overlapping(condition: str, params: list, comparison: Comparison) -> tuple[str, list]:

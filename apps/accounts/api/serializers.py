@@ -3,7 +3,13 @@ from rest_framework import serializers
 
 from apps.common.codecs import MAX_NUM, encode_alias, encode_key, format_entity_id, format_timestamp, to_hex
 
-__all__ = ("AccountSerializer", "BalanceSerializer", "format_delegation_address", "format_evm_address")
+__all__ = (
+    "AccountSerializer",
+    "BalanceSerializer",
+    "entity_expiry",
+    "format_delegation_address",
+    "format_evm_address",
+)
 
 NANOS_PER_SECOND = 1_000_000_000
 NANOS_PER_DAY = 86_400 * NANOS_PER_SECOND
@@ -41,7 +47,8 @@ def format_delegation_address(address: bytes | None) -> str:
     return to_hex(address)
 
 
-def _expiry(row: dict) -> int | None:
+def entity_expiry(row: dict) -> int | None:
+    """When an entity row expires: its own expiry, else its creation plus one auto-renew period."""
     if row["expiration_timestamp"] is not None:
         return row["expiration_timestamp"]
     if row["created_timestamp"] is None or row["auto_renew_period"] is None:
@@ -74,7 +81,7 @@ class AccountSerializer(serializers.BaseSerializer):
             "deleted": row["deleted"],
             "ethereum_nonce": row["ethereum_nonce"],
             "evm_address": format_evm_address(row),
-            "expiry_timestamp": format_timestamp(_expiry(row)),
+            "expiry_timestamp": format_timestamp(entity_expiry(row)),
             "key": encode_key(row["key"]),
             "max_automatic_token_associations": row["max_automatic_token_associations"],
             "memo": row["memo"],

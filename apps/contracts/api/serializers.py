@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from apps.accounts.api.serializers import entity_expiry
 from apps.common.codecs import add_hex_prefix, decode_entity_id, encode_key, format_entity_id, format_timestamp, to_hex
 
 __all__ = ("ContractSerializer", "StateSerializer", "format_long_zero_address", "format_uint256")
@@ -7,7 +8,6 @@ __all__ = ("ContractSerializer", "StateSerializer", "format_long_zero_address", 
 
 # --- Contracts and their state (`/contracts`, `/contracts/{id}`, `/contracts/{id}/state`) ------
 
-NANOS_PER_SECOND = 1_000_000_000
 UINT256_HEX_DIGITS = 64
 
 
@@ -22,14 +22,6 @@ def format_uint256(data: bytes | None) -> str | None:
     if data is None:
         return None
     return "0x" + bytes(data).hex().rjust(UINT256_HEX_DIGITS, "0")
-
-
-def _expiration(row: dict) -> int | None:
-    if row["expiration_timestamp"] is not None:
-        return row["expiration_timestamp"]
-    if row["created_timestamp"] is None or row["auto_renew_period"] is None:
-        return None
-    return row["created_timestamp"] + row["auto_renew_period"] * NANOS_PER_SECOND
 
 
 class ContractSerializer(serializers.BaseSerializer):
@@ -47,7 +39,7 @@ class ContractSerializer(serializers.BaseSerializer):
             "created_timestamp": format_timestamp(row["created_timestamp"]),
             "deleted": row["deleted"],
             "evm_address": to_hex(evm_address) if evm_address is not None else format_long_zero_address(row["id"]),
-            "expiration_timestamp": format_timestamp(_expiration(row)),
+            "expiration_timestamp": format_timestamp(entity_expiry(row)),
             "file_id": format_entity_id(row["file_id"]),
             "max_automatic_token_associations": row["max_automatic_token_associations"],
             "memo": row["memo"],

@@ -38,12 +38,12 @@ def another_session() -> psycopg.Connection:
     ],
 )
 @pytest.mark.parametrize(
-    ("path", "status", "body"), [("/api/v1/blocks", 200, EMPTY_BLOCKS), ("/api/v2/summary.json", 404, NOT_FOUND)]
+    ("path", "keys"), [("/api/v1/blocks", {"blocks", "links"}), ("/api/v2/status.json", {"page", "status"})]
 )
-def test_any_accept_header_gets_json(production_server, accept, path, status, body):
+def test_any_accept_header_gets_json(production_server, accept, path, keys):
     answer = production_server.get(path, headers={"Accept": accept})
 
-    assert (answer.status, answer.json()) == (status, body)
+    assert (answer.status, set(answer.json())) == (200, keys)
     assert answer.headers["content-type"] == JSON_UTF8
 
 

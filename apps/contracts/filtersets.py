@@ -28,6 +28,7 @@ TIMESTAMP_NOT_EQUALS = "Not equals (ne) operator is not supported for timestamp"
 
 
 def parse_contract_id_text(text: str) -> str:
+    """A `contract.id` operand of a plausible shape, read into an id once the whole query is valid."""
     if not _CONTRACT_ID.match(text):
         raise ValueError(f"Invalid contract id {text!r}")
     return text

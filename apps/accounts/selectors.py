@@ -29,7 +29,7 @@ from apps.accounts.models import AccountBalance, CryptoAllowance, Entity, Entity
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
 from apps.common.compiled import CompiledQuery
-from apps.common.filters import OPERATOR_LOOKUPS, Comparison
+from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
 from apps.common.java import parse_java_entity_id
 from apps.common.keyset import Keyset, keyset_page
 from apps.common.lookups import RangeLower
@@ -268,7 +268,7 @@ def _current_balances(
 ) -> list[dict]:
     if public_keys:
         # Keys are text, which a compiled query does not take: built per request (rare).
-        entities = _compare(_compare(Entity.objects.all(), "id", accounts), "balance", balances)
+        entities = apply_comparisons(apply_comparisons(Entity.objects.all(), "id", accounts), "balance", balances)
         for public_key in public_keys:
             entities = entities.filter(public_key=public_key)
         return list(_current_balance_page(entities, descending, limit))
@@ -296,14 +296,6 @@ def _current_balance_page(entities: QuerySet, descending: bool, limit: int) -> Q
 
 
 _CURRENT_BALANCES = CompiledQuery(_build_current_balances)
-
-
-def _compare(queryset: QuerySet, field: str, comparisons: Sequence[Comparison]) -> QuerySet:
-    comparisons = _matchable(comparisons)
-    if comparisons is None:
-        return queryset.none()
-    shape, values = _comparison_shape(comparisons)
-    return _compare_shaped(queryset, field, shape, iter(values))
 
 
 def _matchable(comparisons: Sequence[Comparison]) -> list[Comparison] | None:
@@ -448,9 +440,9 @@ def account_list(*, criteria: AccountListFilter) -> list[dict]:
     entities = Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES)
     if criteria.include_balance:
         entities = entities.exclude(num=TREASURY_ACCOUNT_NUM, memo=SYNTHETIC_TREASURY_MEMO)
-    entities = _compare(_compare(entities, "id", criteria.accounts), "balance", criteria.balances)
+    entities = apply_comparisons(apply_comparisons(entities, "id", criteria.accounts), "balance", criteria.balances)
     for comparison in criteria.public_keys:
-        entities = _compare(entities, "public_key", [comparison])
+        entities = apply_comparisons(entities, "public_key", [comparison])
     descending = criteria.order == "desc"
     rows = list(entities.order_by("-id" if descending else "id").values(*ACCOUNT_COLUMNS)[: criteria.limit])
     ids = [row["id"] for row in rows]

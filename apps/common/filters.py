@@ -10,7 +10,7 @@ into the column's value (raising ValueError for a bad operand). Each bad value
 becomes one `Invalid parameter: <param>` message.
 """
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,3 +156,23 @@ def equals_only(parser: Callable[[str], Any]) -> Callable[[str], Any]:
         return parser(operand)
 
     return parse
+
+
+def apply_comparisons(queryset, field: str, comparisons: Sequence[Comparison]):
+    """The queryset narrowed by validated comparisons on `field`: ANDed, with the
+    `eq` values ORed. A None value (an EVM address or alias that names nothing)
+    compares as SQL NULL does: it matches nothing, though other `eq` values still match."""
+    all_equals = list(dict.fromkeys(c.value for c in comparisons if c.operator == "eq"))
+    equals = [value for value in all_equals if value is not None]
+    if len(equals) < len(all_equals) and not equals:
+        return queryset.none()
+    for comparison in comparisons:
+        if comparison.operator != "eq":
+            if comparison.value is None:
+                return queryset.none()
+            queryset = queryset.filter(**{f"{field}__{OPERATOR_LOOKUPS[comparison.operator]}": comparison.value})
+    if len(equals) == 1:
+        queryset = queryset.filter(**{field: equals[0]})
+    elif equals:
+        queryset = queryset.filter(**{f"{field}__in": equals})
+    return queryset

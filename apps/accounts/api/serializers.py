@@ -20,6 +20,7 @@ __all__ = (
     "TokenAirdropSerializer",
     "TokenAllowanceSerializer",
     "TokenRelationshipSerializer",
+    "entity_expiry",
     "format_delegation_address",
     "format_evm_address",
 )
@@ -51,7 +52,8 @@ def format_delegation_address(address: bytes | None) -> str:
     return to_hex(address)
 
 
-def _expiry(row: dict) -> int | None:
+def entity_expiry(row: dict) -> int | None:
+    """When an entity row expires: its own expiry, else its creation plus one auto-renew period."""
     if row["expiration_timestamp"] is not None:
         return row["expiration_timestamp"]
     if row["created_timestamp"] is None or row["auto_renew_period"] is None:
@@ -84,7 +86,7 @@ class AccountSerializer(serializers.BaseSerializer):
             "deleted": row["deleted"],
             "ethereum_nonce": row["ethereum_nonce"],
             "evm_address": format_evm_address(row),
-            "expiry_timestamp": format_timestamp(_expiry(row)),
+            "expiry_timestamp": format_timestamp(entity_expiry(row)),
             "key": encode_key(row["key"]),
             "max_automatic_token_associations": row["max_automatic_token_associations"],
             "memo": row["memo"],

@@ -4,7 +4,14 @@ from apps.blocks.models import RecordFile
 from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import parse_positive_long
-from apps.common.filters import RANGE_OPERATORS, Comparison, OperatorFilter, parse_order, split_operator
+from apps.common.filters import (
+    RANGE_OPERATORS,
+    Comparison,
+    OperatorFilter,
+    apply_comparisons,
+    parse_order,
+    split_operator,
+)
 from apps.common.filtersets import ListFilterSet
 
 
@@ -127,3 +134,19 @@ def test_operator_filter_rejects_object_value(gas_rows):
         RecordFileFilterSet({"gas.used": [None]}, RecordFile.objects.all()).qs
 
     assert error.value.messages == ["Invalid parameter: gas.used"]
+
+
+@pytest.mark.parametrize(
+    ("comparisons", "expected"),
+    [
+        ([Comparison("eq", 5), Comparison("eq", 9)], [5, 9]),
+        ([Comparison("eq", 5), Comparison("eq", 9), Comparison("gt", 5)], [9]),
+        ([Comparison("eq", None)], []),
+        ([Comparison("eq", None), Comparison("eq", 7)], [7]),
+        ([Comparison("gt", None)], []),
+        ([Comparison("ne", 7), Comparison("gte", 5)], [5, 9]),
+    ],
+)
+def test_apply_comparisons_treats_none_as_sql_null(gas_rows, comparisons, expected):
+    rows = apply_comparisons(RecordFile.objects.order_by("index"), "gas_used", comparisons)
+    assert [row.gas_used for row in rows] == expected

@@ -39,7 +39,14 @@ def test_an_address_held_twice_is_an_internal_error():
     ]
 
 
-@pytest.mark.parametrize("text", ["abc", "1.2.3.4", "0.0.-1", "0x" + ADDRESS[:-1], "1.0." + ADDRESS])
+def test_a_shard_and_realm_before_an_opaque_address_are_ignored():
+    create_entity(5002, type="ACCOUNT", evm_address=bytes.fromhex(ADDRESS))
+    assert contract_id_from_path("1.0." + ADDRESS) == 5002
+
+
+@pytest.mark.parametrize(
+    "text", ["abc", "1.2.3.4", "0.0.-1", "0x" + ADDRESS[:-1], "1.0.0000000000000000000000000000000000001389"]
+)
 def test_anything_else_is_an_invalid_contractid(text):
     with pytest.raises(InvalidArgument) as raised:
         contract_id_from_path(text)

@@ -17,7 +17,6 @@ from apps.common.admin import ReadOnlyModelAdmin
 from apps.common.codecs import format_entity_id, format_timestamp, parse_entity_id, to_hex
 from apps.contracts import selectors
 from apps.contracts.models import Contract, ContractLog, ContractResult, ContractTransactionHash
-from apps.transactions.admin import CappedCountPaginator
 
 _TRANSACTION_HASH = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})$")
 ETHEREUM_HASH_BYTES = 32
@@ -45,8 +44,6 @@ def _search_by_hash_or_contract(queryset, term: str):
 
 
 class MirrorRowAdmin(ReadOnlyModelAdmin):
-    paginator = CappedCountPaginator
-    show_full_result_count = False
     list_per_page = 50
 
     def get_readonly_fields(self, request, obj=None):

@@ -25,11 +25,22 @@ class DatabaseNotEmpty(Exception):
     pass
 
 
+# Connection settings Django or psycopg read themselves, which libpq does not know.
+DJANGO_ONLY_OPTIONS = frozenset({"server_side_binding", "prepare_threshold", "isolation_level", "assume_role", "pool"})
+
+
 def django_conninfo(alias: str = "default") -> str:
     """A Django database as a libpq connection string."""
     settings_dict = connections[alias].settings_dict
+    libpq_options = {
+        key: value
+        for key, value in settings_dict.get("OPTIONS", {}).items()
+        if key not in DJANGO_ONLY_OPTIONS and isinstance(value, str | int)
+    }
+    # A load's COPY and index builds run far past the API's statement timeout.
+    libpq_options["options"] = " ".join(filter(None, [libpq_options.get("options"), "-c statement_timeout=0"]))
     parts = {
-        **{key: value for key, value in settings_dict.get("OPTIONS", {}).items() if isinstance(value, str | int)},
+        **libpq_options,
         "dbname": settings_dict["NAME"],
         "host": settings_dict.get("HOST") or settings_dict.get("OPTIONS", {}).get("host"),
         "port": settings_dict.get("PORT"),

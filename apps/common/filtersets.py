@@ -14,7 +14,8 @@ unknown names), or, for routes the upstream validates parameter by parameter
 Built once per class, not per request: the declared filters and the form
 class are shared by every instance (django-filter deep-copies the filters for
 each instance, which cost a third of a request), so a filter must keep no
-per-request state and `method=` filters are not supported.
+per-request state; a `method=` filter calls that method of the instance at hand
+(`filter_queryset`), not of the instance its filter was first bound to.
 
 `ListFilterSet` adds `limit` (default and maximum from settings, or the
 authenticated user's maximum; larger values are capped) and `order`, and orders
@@ -26,6 +27,7 @@ import copy
 from django.conf import settings
 from django.utils.datastructures import MultiValueDict
 import django_filters
+from django_filters.constants import EMPTY_VALUES
 
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import parse_positive_long
@@ -53,12 +55,20 @@ class QueryFilterSet(django_filters.FilterSet):
     def _shared_filters(cls, model) -> dict:
         if "_filters" not in cls.__dict__:
             filters = copy.deepcopy(cls.base_filters)
-            for name, filter_ in filters.items():
-                if filter_.method is not None:
-                    raise TypeError(f"{cls.__name__}.{name}: method filters need per-request state")
+            for filter_ in filters.values():
                 filter_.model = model
             cls._filters = filters
         return cls._filters
+
+    def filter_queryset(self, queryset):
+        for name, value in self.form.cleaned_data.items():
+            filter_ = self.filters[name]
+            if filter_.method is None:
+                queryset = filter_.filter(queryset, value)
+            elif value not in EMPTY_VALUES:
+                # The shared filter's own method binding would reach another request's instance.
+                queryset = getattr(self, filter_.method)(queryset, filter_.field_name, value)
+        return queryset
 
     def get_form_class(self):
         cls = type(self)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/v1/", include("apps.transactions.api.urls")),
     path("api/v1/", include("apps.accounts.api.urls")),
     path("api/v1/", include("apps.tokens.api.urls")),
+    path("api/v1/", include("apps.contracts.api.urls")),
     re_path(r"^api/", route_not_found),
 ]
 

@@ -41,7 +41,7 @@ class MirrorViewSet(viewsets.GenericViewSet):
         filterset = self.get_filterset(self.filterset_class)
         rows = self.list_rows(filterset)
         link = None
-        if rows and len(rows) == filterset.limit_value:
+        if rows and len(rows) == filterset.limit_value and self.pagination_anchors:
             link = next_link(
                 request.path, filterset.params, filterset.order_value, self.pagination_anchors, rows[-1]
             )

@@ -11,7 +11,12 @@ from apps.common.codecs import encode_entity_id, parse_entity_id
 from apps.common.filters import Comparison
 from apps.contracts.filtersets import KeyBound, LogCriteria
 
-__all__ = ("contract_id_from_path", "contract_log_list", "transaction_timestamp_by_hash")
+__all__ = (
+    "contract_id_from_path",
+    "contract_log_list",
+    "contract_log_page_query",
+    "transaction_timestamp_by_hash",
+)
 
 _CONTRACT_PATH = re.compile(r"^(\d{1,10}\.){0,2}(\d{1,10}|(0x)?[A-Fa-f0-9]{40})$")
 
@@ -59,7 +64,15 @@ _LOG_COLUMNS = (
 
 
 def contract_log_list(*, criteria: LogCriteria, contract_id: int | None = None) -> list[dict]:
-    """A page of logs, of one contract (or account) or of all, in (timestamp, index) order.
+    with connection.cursor() as cursor:
+        cursor.execute(*contract_log_page_query(criteria=criteria, contract_id=contract_id))
+        columns = [column.name for column in cursor.description]
+        return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+
+def contract_log_page_query(*, criteria: LogCriteria, contract_id: int | None = None) -> tuple[str, list]:
+    """The SQL and parameters of a page of logs, of one contract (or account) or
+    of all, in (timestamp, index) order.
 
     The keyset bounds split into up to three parts, each a single range of the
     (contract_id, consensus_timestamp, index) or (consensus_timestamp, index)
@@ -84,9 +97,9 @@ def contract_log_list(*, criteria: LogCriteria, contract_id: int | None = None) 
         parts.append(f"(select {_LOG_COLUMNS} from contract_log cl {where} {ordering} limit %s)")
         params.extend([*common_params, *(value for _, _, value in bounds), criteria.limit])
     sql = f"""
-        select cl.*, e.evm_address, block.hash as block_hash, block.index as block_number
+        select cl.*, (select e.evm_address from entity e where e.id = cl.contract_id) as evm_address,
+            block.hash as block_hash, block.index as block_number
         from ({" union all ".join(parts)}) cl
-        left join entity e on e.id = cl.contract_id
         left join lateral (
             select rf.hash, rf.index from record_file rf
             where rf.consensus_end >= cl.consensus_timestamp and rf.consensus_start <= cl.consensus_timestamp
@@ -95,10 +108,7 @@ def contract_log_list(*, criteria: LogCriteria, contract_id: int | None = None) 
         {ordering}
         limit %s
     """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, criteria.limit])
-        columns = [column.name for column in cursor.description]
-        return [dict(zip(columns, row)) for row in cursor.fetchall()]
+    return sql, [*params, criteria.limit]
 
 
 def _keyset_parts(timestamp: KeyBound, index: KeyBound) -> list[list[tuple[str, str, int]]]:

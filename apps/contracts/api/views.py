@@ -23,7 +23,6 @@ class ContractLogViewSet(MirrorViewSet):
     filterset_class = ContractLogFilterSet
     serializer_class = ContractLogSerializer
     results_key = "logs"
-    cache_control = {"list": "public, max-age=1"}
     criteria: LogCriteria | None = None
 
     def get_queryset(self):

@@ -62,7 +62,10 @@ def client():
 def logs():
     """Contract 0.0.1000: two logs at T, one at T+10s, one at T+20s; one log of contract 0.0.1001 at T+10s."""
     create_entity(CONTRACT, type="CONTRACT", evm_address=bytes.fromhex(CONTRACT_ADDRESS))
-    create_record_files(record_file(1, T + SECOND // 2, consensus_start=T), record_file(2, T + 30 * SECOND, consensus_start=T + SECOND))
+    create_record_files(
+        record_file(1, T + SECOND // 2, consensus_start=T),
+        record_file(2, T + 30 * SECOND, consensus_start=T + SECOND),
+    )
     create_log(T, 0)
     create_log(T, 1, topic1=bytes.fromhex("0b"))
     create_log(T + 10 * SECOND, 0)
@@ -120,7 +123,15 @@ def test_a_log_without_address_or_block_shows_long_zero_address_and_no_block(cli
 
 @pytest.mark.parametrize(
     "contract",
-    ["0.0.1000", "0.1000", "1000", CONTRACT_ADDRESS, "0x" + CONTRACT_ADDRESS, "0.0." + CONTRACT_ADDRESS, "0x" + "0" * 37 + "3e8"],
+    [
+        "0.0.1000",
+        "0.1000",
+        "1000",
+        CONTRACT_ADDRESS,
+        "0x" + CONTRACT_ADDRESS,
+        "0.0." + CONTRACT_ADDRESS,
+        "0x" + "0" * 37 + "3e8",
+    ],
 )
 def test_the_path_names_a_contract_by_id_or_address(client, logs, contract):
     response = client.get(f"/api/v1/contracts/{contract}/results/logs")
@@ -303,7 +314,10 @@ def test_topics_or_within_and_across(client, logs):
         ),
         (
             "topic0=0a&timestamp=ne:1",
-            ["Cannot search topics without a valid timestamp range: Not equals operator not supported for timestamp param"],
+            [
+                "Cannot search topics without a valid timestamp range: "
+                "Not equals operator not supported for timestamp param"
+            ],
         ),
     ],
 )

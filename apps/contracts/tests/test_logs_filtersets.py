@@ -16,7 +16,14 @@ def criteria(query: dict[str, list[str]], filterset_class=ContractLogFilterSet):
 
 @pytest.mark.parametrize(
     ("text", "stored"),
-    [("0x0a", b"\x0a"), ("000a", b"\x0a"), ("a", b"\x0a"), ("0x00", b""), ("ABC", b"\x0a\xbc"), ("f" * 64, b"\xff" * 32)],
+    [
+        ("0x0a", b"\x0a"),
+        ("000a", b"\x0a"),
+        ("a", b"\x0a"),
+        ("0x00", b""),
+        ("ABC", b"\x0a\xbc"),
+        ("f" * 64, b"\xff" * 32),
+    ],
 )
 def test_a_topic_is_read_as_stored_without_leading_zeros(text, stored):
     assert parse_topic(text) == stored

@@ -12,6 +12,7 @@ pytestmark = pytest.mark.django_db
 T = 1_700_000_000_000_000_000
 LOGS = 200_000
 CONTRACTS = 50
+ENTITIES = 20_000
 
 
 def bound(param: str, *comparisons: tuple[str, int]) -> KeyBound:
@@ -55,7 +56,7 @@ def test_an_index_range_within_one_timestamp_is_one_part():
 
 @pytest.fixture
 def many_logs():
-    """LOGS logs, four per timestamp, spread over CONTRACTS contracts."""
+    """LOGS logs, four per timestamp, spread over CONTRACTS contracts, among ENTITIES entities."""
     with connection.cursor() as cursor:
         cursor.execute(
             """
@@ -78,8 +79,17 @@ def many_logs():
             """,
             [T, T, LOGS],
         )
-        cursor.execute("analyze contract_log")
-        cursor.execute("analyze record_file")
+        cursor.execute(
+            """
+            insert into entity (id, num, realm, shard, timestamp_range, type)
+            select n, n, 0, 0, '[1,)',
+                   (case when n between 1000 and 1000 + %s then 'CONTRACT' else 'ACCOUNT' end)::entity_type
+            from generate_series(1, %s) n
+            """,
+            [CONTRACTS, ENTITIES],
+        )
+        for table in ("contract_log", "record_file", "entity"):
+            cursor.execute(f"analyze {table}")
 
 
 def plan(query: tuple[str, list]) -> str:

@@ -8,7 +8,14 @@ from apps.common.filtersets import ListFilterSet
 
 # --- Logs (/contracts/{id}/results/logs, /contracts/results/logs) ---
 
-__all__ = ("ContractLogFilterSet", "ContractLogsFilterSet", "KeyBound", "LogCriteria")
+__all__ = (
+    "AllContractLogFilterSet",
+    "ContractLogFilterSet",
+    "KeyBound",
+    "LogCriteria",
+    "parse_log_index",
+    "parse_topic",
+)
 
 MAX_TOPIC_TIMESTAMP_RANGE_NS = 7 * 24 * 3600 * 1_000_000_000
 MAX_TOPIC_TIMESTAMP_RANGE_TEXT = "7d"
@@ -130,7 +137,7 @@ class ContractLogFilterSet(ListFilterSet):
         return LogCriteria(timestamp, index, topics, self.order_value, self.limit_value)
 
 
-class ContractLogsFilterSet(ContractLogFilterSet):
+class AllContractLogFilterSet(ContractLogFilterSet):
     transaction_hash = OperatorFilter(param="transaction.hash", parser=parse_transaction_hash, operators={"eq"})
 
     def transaction_hash_value(self) -> bytes | None:

@@ -6,7 +6,7 @@ from apps.contracts import selectors
 from apps.contracts.api.serializers import ContractLogSerializer
 from apps.contracts.filtersets import (
     ContractLogFilterSet,
-    ContractLogsFilterSet,
+    AllContractLogFilterSet,
     KeyBound,
     LogCriteria,
     parse_log_index,
@@ -60,7 +60,7 @@ class ContractLogViewSet(MirrorViewSet):
 class AllContractLogViewSet(ContractLogViewSet):
     """`/contracts/results/logs`: the logs of every contract, optionally of one transaction."""
 
-    filterset_class = ContractLogsFilterSet
+    filterset_class = AllContractLogFilterSet
     cache_control = {"list": "public, max-age=10"}
 
     def list_rows(self, filterset) -> list:

@@ -4,7 +4,7 @@ import pytest
 
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.filters import Comparison
-from apps.contracts.filtersets import ContractLogFilterSet, ContractLogsFilterSet, KeyBound, parse_topic
+from apps.contracts.filtersets import ContractLogFilterSet, AllContractLogFilterSet, KeyBound, parse_topic
 from apps.contracts.models import ContractLog
 
 
@@ -68,7 +68,7 @@ def test_the_default_order_is_descending():
 
 
 def test_transaction_hash_belongs_to_the_all_contracts_route():
-    filterset = ContractLogsFilterSet({"transaction.hash": ["0x" + "ab" * 48]}, ContractLog.objects.none())
+    filterset = AllContractLogFilterSet({"transaction.hash": ["0x" + "ab" * 48]}, ContractLog.objects.none())
     filterset.validate()
     assert filterset.transaction_hash_value() == bytes.fromhex("ab" * 48)
     with pytest.raises(InvalidArgument) as raised:

@@ -282,3 +282,160 @@ def _overlapping(condition: str, params: list, comparison: Comparison) -> tuple[
     if upper >= MAX_LONG:
         return condition, params
     return f"{condition} and timestamp_range && int8range(null, %s, '(]')", [*params, upper]
+
+@dataclass
+class KeyBound:
+    """The conditions on one column of the (timestamp, index) keyset: at most one
+    equality, one lower and one upper bound."""
+
+    param: str
+    equal: Comparison | None = None
+    lower: Comparison | None = None
+    upper: Comparison | None = None
+
+    def add(self, comparison: Comparison) -> None:
+        operator = comparison.operator
+        if operator == "ne":
+            raise InvalidArgument(f"Not equal (ne) operator is not supported for {self.param}")
+        if operator == "eq":
+            if self.equal:
+                raise InvalidArgument(f"Only one equal (eq) operator is allowed for {self.param}")
+            self.equal = comparison
+        elif operator in ("gt", "gte"):
+            if self.lower:
+                raise InvalidArgument(f"Only one gt/gte operator is allowed for {self.param}")
+            self.lower = comparison
+        else:
+            if self.upper:
+                raise InvalidArgument(f"Only one lt/lte operator is allowed for {self.param}")
+            self.upper = comparison
+
+    @property
+    def has_range(self) -> bool:
+        return bool(self.lower or self.upper)
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.equal or self.has_range)
+
+
+@dataclass
+class LogCriteria:
+    timestamp: KeyBound
+    index: KeyBound
+    topics: dict[str, list[bytes]]
+    order: str
+    limit: int
+
+
+__all__ += ("KeyBound", "LogCriteria", "contract_log_list", "contract_log_page_query", "transaction_timestamp_by_hash")
+
+# --- Logs ---
+
+_SQL_OPERATORS = {"eq": "=", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+_LOG_COLUMNS = (
+    "cl.bloom, cl.consensus_timestamp, cl.contract_id, cl.data, cl.index, cl.root_contract_id,"
+    " cl.topic0, cl.topic1, cl.topic2, cl.topic3, cl.transaction_hash, cl.transaction_index"
+)
+
+
+def contract_log_list(*, criteria: LogCriteria, contract_id: int | None = None) -> list[dict]:
+    with connection.cursor() as cursor:
+        cursor.execute(*contract_log_page_query(criteria=criteria, contract_id=contract_id))
+        columns = [column.name for column in cursor.description]
+        return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+
+def contract_log_page_query(*, criteria: LogCriteria, contract_id: int | None = None) -> tuple[str, list]:
+    """The SQL and parameters of a page of logs, of one contract (or account) or
+    of all, in (timestamp, index) order.
+
+    The keyset bounds split into up to three parts, each a single range of the
+    (contract_id, consensus_timestamp, index) or (consensus_timestamp, index)
+    index: the rest of the first timestamp past the index bound, the timestamps
+    strictly inside, and the start of the last one. Each part reads at most a
+    page; their union is sorted and cut to the page.
+    """
+    common, common_params = [], []
+    if contract_id is not None:
+        common.append("cl.contract_id = %s")
+        common_params.append(contract_id)
+    for name, values in criteria.topics.items():
+        common.append(f"cl.{name} in ({', '.join(['%s'] * len(values))})")
+        common_params.extend(values)
+
+    order = "asc" if criteria.order == "asc" else "desc"
+    ordering = f"order by consensus_timestamp {order}, index {order}"
+    parts, params = [], []
+    for bounds in _keyset_parts(criteria.timestamp, criteria.index) or [[]]:
+        conditions = [*common, *(f"cl.{column} {_SQL_OPERATORS[operator]} %s" for column, operator, _ in bounds)]
+        where = f"where {' and '.join(conditions)}" if conditions else ""
+        parts.append(f"(select {_LOG_COLUMNS} from contract_log cl {where} {ordering} limit %s)")
+        params.extend([*common_params, *(value for _, _, value in bounds), criteria.limit])
+    sql = f"""
+        select cl.*, (select e.evm_address from entity e where e.id = cl.contract_id) as evm_address,
+            block.hash as block_hash, block.index as block_number
+        from ({" union all ".join(parts)}) cl
+        left join lateral (
+            select rf.hash, rf.index from record_file rf
+            where rf.consensus_end >= cl.consensus_timestamp and rf.consensus_start <= cl.consensus_timestamp
+            order by rf.consensus_end limit 1
+        ) block on true
+        {ordering}
+        limit %s
+    """
+    return sql, [*params, criteria.limit]
+
+
+def _keyset_parts(timestamp: KeyBound, index: KeyBound) -> list[list[tuple[str, str, int]]]:
+    """The (column, operator, value) conditions of each non-empty part."""
+
+    def condition(column: str, comparison: Comparison | None, operator: str | None = None):
+        return [] if comparison is None else [(column, operator or comparison.operator, comparison.value)]
+
+    ts, idx = "consensus_timestamp", "index"
+    if not index.has_range:
+        lower = [
+            *condition(ts, timestamp.equal),
+            *condition(ts, timestamp.lower),
+            *condition(ts, timestamp.upper),
+            *condition(idx, index.equal),
+        ]
+    elif timestamp.lower and index.lower:
+        lower = [*condition(ts, timestamp.lower, "eq"), *condition(idx, index.lower)]
+    elif timestamp.equal:
+        lower = [*condition(ts, timestamp.equal), *condition(idx, index.lower), *condition(idx, index.upper)]
+    else:
+        lower = []
+    inner = []
+    if timestamp.has_range and index.has_range:
+        inner = [
+            *condition(ts, timestamp.lower, "gt" if index.lower else None),
+            *condition(ts, timestamp.upper, "lt" if index.upper else None),
+        ]
+    upper = []
+    if timestamp.upper and index.upper:
+        upper = [*condition(ts, timestamp.upper, "eq"), *condition(idx, index.upper)]
+    return [part for part in (lower, inner, upper) if part]
+
+
+def transaction_timestamp_by_hash(*, transaction_hash: bytes, timestamps: KeyBound) -> int | None:
+    """The consensus timestamp of the transaction with this 48-byte hash or 32-byte
+    hash prefix, within the timestamp bounds; None when there is none."""
+    conditions = ["substring(hash from 1 for 32) = %s"]
+    params: list = [transaction_hash[:32]]
+    if len(transaction_hash) > 32:
+        conditions.append("hash || coalesce(hash_suffix, ''::bytea) = %s")
+        params.append(transaction_hash)
+    for comparison in (timestamps.equal, timestamps.lower, timestamps.upper):
+        if comparison is not None:
+            conditions.append(f"consensus_timestamp {_SQL_OPERATORS[comparison.operator]} %s")
+            params.append(comparison.value)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"select consensus_timestamp from transaction_hash where {' and '.join(conditions)}"
+            " order by consensus_timestamp limit 1",
+            params,
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None

@@ -1,12 +1,23 @@
 from django.urls import re_path
 
 from apps.common.api.routers import MirrorRouter
-from apps.contracts.api.views import ContractStateViewSet, ContractViewSet
+from apps.contracts.api.views import AllContractLogViewSet, ContractLogViewSet, ContractStateViewSet, ContractViewSet
 
 app_name = "contracts-api"
 
+# Literal segments (`results`, `logs`) come before the `{id}` patterns they would otherwise match.
+
+# --- Logs ---
+log_routes = [
+    re_path(r"^contracts/results/logs/?$", AllContractLogViewSet.as_view({"get": "list"}), name="contract-logs"),
+    re_path(
+        r"^contracts/(?P<contract_id_or_address>[^/]+)/results/logs/?$",
+        ContractLogViewSet.as_view({"get": "list"}),
+        name="contract-log-list",
+    ),
+]
+
 # --- Contracts and their state (`/contracts`, `/contracts/{id}`, `/contracts/{id}/state`) ------
-# `contracts/{id}` must come after every literal `contracts/results...` route.
 router = MirrorRouter()
 router.register("contracts", ContractViewSet, basename="contract")
 contract_routes = [
@@ -18,4 +29,4 @@ contract_routes = [
     *router.urls,
 ]
 
-urlpatterns = [*contract_routes]
+urlpatterns = [*log_routes, *contract_routes]

@@ -73,6 +73,7 @@ class AccountViewSet(MirrorViewSet):
     detail_filterset_class = AccountDetailFilterSet
     serializer_class = AccountSerializer
     results_key = "accounts"
+    list_cache = True
     # The query may bound account.id with an EVM address too.
     pagination_anchors = (Anchor("account.id", "id", format=_format_account, parse=parse_account_id),)
     transaction_anchors = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)

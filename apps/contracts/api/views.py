@@ -32,6 +32,7 @@ class ContractViewSet(MirrorViewSet):
     detail_filterset_class = ContractDetailFilterSet
     serializer_class = ContractSerializer
     results_key = "contracts"
+    list_cache = True
     pagination_anchors = (Anchor("contract.id", "id", format=format_entity_id, parse=_parse_contract_anchor),)
     cache_control = {"list": "public, max-age=10"}
     lookup_url_kwarg = "contract_id_or_address"

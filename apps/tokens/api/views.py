@@ -53,15 +53,13 @@ class TokenViewSet(MirrorViewSet):
     results_key = "tokens"
     pagination_anchors = (Anchor(TOKEN_ID_PARAM, "token_id", format=format_entity_id, parse=parse_token_id),)
     cache_control = {"list": "public, max-age=10", "retrieve": "public, max-age=5"}
+    list_cache = True
 
     def get_queryset(self):
         return selectors.token_queryset()
 
-    def list(self, request, *args, **kwargs):
-        response = super().list(request, *args, **kwargs)
-        if not self.get_filterset(self.filterset_class).paged:
-            response.data["links"]["next"] = None
-        return response
+    def get_pagination_anchors(self, filterset):
+        return self.pagination_anchors if filterset.paged else ()
 
     def retrieve(self, request, token_id):
         token = token_id_from_path(token_id)

@@ -198,6 +198,8 @@ MIRROR = {
     "USERS": json.loads(os.environ.get("MIRROR_USERS") or "[]"),
     "SHARD": 0,
     "REALM": 0,
+    # The chain id contract results without an Ethereum transaction report.
+    "CHAIN_ID": "0x128",
 }
 
 LOGGING = {

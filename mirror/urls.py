@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("apps.status.api.urls")),
     path("api/v1/", include("apps.transactions.api.urls")),
     path("api/v1/", include("apps.accounts.api.urls")),
+    path("api/v1/", include("apps.contracts.api.urls")),
     re_path(r"^api/", route_not_found),
 ]
 

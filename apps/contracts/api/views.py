@@ -1,0 +1,200 @@
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from apps.common.api.exceptions import InvalidArgument, NotFound
+from apps.common.api.views import MirrorViewSet
+from apps.common.codecs import format_timestamp, parse_timestamp
+from apps.common.pagination import Anchor
+from apps.contracts import selectors
+from apps.contracts.api import serializers as render
+from apps.contracts.filtersets import (
+    ContractActionFilterSet,
+    ContractResultByTransactionFilterSet,
+    ContractResultDetailFilterSet,
+    ContractResultFilterSet,
+)
+from apps.contracts.models import ContractAction, ContractResult
+from apps.transactions.api.views import parse_transaction_id
+
+# --- contract results and actions (part B) ----------------------------------------------------
+
+_TIMESTAMP_ANCHOR = Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp)
+_PARTIAL_CONTENT = 206
+
+
+class _RenderedBy(serializers.BaseSerializer):
+    """A serializer over one of the plain render functions (set as `render`)."""
+
+    render = staticmethod(lambda row: row)
+
+    def to_representation(self, instance):
+        return self.render(instance)
+
+
+class _ContractResultSerializer(_RenderedBy):
+    render = staticmethod(render.contract_result)
+
+
+class _ContractResultDetailsSerializer(_RenderedBy):
+    def to_representation(self, instance):
+        return render.contract_result_details(instance, hbar=self.context["hbar"])
+
+
+class _ContractActionSerializer(_RenderedBy):
+    render = staticmethod(render.contract_action)
+
+
+class ContractResultViewSet(MirrorViewSet):
+    """`/contracts/{contractIdOrAddress}/results[/{timestamp}]` and `/contracts/results`."""
+
+    filterset_class = ContractResultFilterSet
+    detail_filterset_class = ContractResultDetailFilterSet
+    results_key = "results"
+    pagination_anchors = (_TIMESTAMP_ANCHOR,)
+    cache_control = {"list_all": "public, max-age=10", "retrieve": "public, max-age=600"}
+
+    def get_queryset(self):
+        return ContractResult.objects.none()
+
+    def get_serializer_class(self):
+        return _ContractResultSerializer if self.action == "list" else _ContractResultDetailsSerializer
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "hbar": getattr(self, "hbar", True)}
+
+    def list_all(self, request):
+        return self.list(request)
+
+    def list_rows(self, filterset):
+        filterset.validate()
+        self.hbar = filterset.value("hbar", True)
+        every_contract = self.action == "list_all"
+        if every_contract:
+            contract_id = None
+        else:
+            contract_id = selectors.contract_id_from_path(self.kwargs["contract"])
+            if contract_id is None:
+                return []
+        rows = selectors.contract_result_list(
+            criteria=selectors.ContractResultFilter(
+                contract_id=contract_id,
+                timestamps=filterset.comparisons("timestamp"),
+                senders=filterset.comparisons("from"),
+                block_number=filterset.value("block.number"),
+                block_hash=filterset.value("block.hash"),
+                transaction_index=filterset.value("transaction.index"),
+                internal=filterset.value("internal", False),
+                order=filterset.order_value,
+                limit=filterset.limit_value,
+                synthetic=every_contract,
+            )
+        )
+        if every_contract:
+            selectors.attach_ethereum_transactions(rows)
+            selectors.attach_blocks(rows)
+        return rows
+
+    def retrieve(self, request, contract, timestamp):
+        messages = []
+        try:
+            contract_id = selectors.contract_id_from_path(contract)
+        except InvalidArgument as error:
+            messages.extend(error.messages)
+        try:
+            consensus_timestamp = parse_timestamp(timestamp)
+        except ValueError:
+            messages.append("Invalid parameter: timestamp")
+        if messages:
+            raise InvalidArgument(*messages)
+        filterset = self.get_filterset(self.detail_filterset_class)
+        _validate_hbar(filterset)
+        transaction = None
+        if contract_id is not None:
+            transaction = selectors.contract_transaction_at(timestamp=consensus_timestamp, entity_id=contract_id)
+        return self._details(transaction, state_contract_id=contract_id, hbar=filterset.value("hbar", True))
+
+    def _details(self, transaction, *, state_contract_id, hbar: bool) -> Response:
+        result = None
+        if transaction is not None:
+            result = selectors.contract_result_details(transaction=transaction, state_contract_id=state_contract_id)
+        if result is None:
+            raise NotFound()
+        data = render.contract_result_details(result, hbar=hbar)
+        return Response(data, status=_PARTIAL_CONTENT if result["call_result"] is None else 200)
+
+
+class ContractResultByTransactionViewSet(ContractResultViewSet):
+    """`/contracts/results/{transactionIdOrHash}` and its actions."""
+
+    detail_filterset_class = ContractResultByTransactionFilterSet
+    filterset_class = ContractActionFilterSet
+    results_key = "actions"
+    pagination_anchors = (Anchor("index", "index"),)
+    cache_control = {"retrieve": "public, max-age=600", "actions": "public, max-age=600"}
+
+    def get_queryset(self):
+        return ContractAction.objects.none()
+
+    def get_serializer_class(self):
+        return _ContractActionSerializer
+
+    def retrieve(self, request, transaction_id_or_hash):
+        filterset = self.get_filterset(self.detail_filterset_class)
+        _validate_hbar(filterset)
+        found = self._transaction(transaction_id_or_hash, nonce=filterset.value("nonce", 0))
+        transaction = None
+        if found is not None:
+            timestamp, entity_id = found
+            transaction = selectors.contract_transaction_at(timestamp=timestamp, entity_id=entity_id)
+        return self._details(transaction, state_contract_id=None, hbar=filterset.value("hbar", True))
+
+    def actions(self, request, transaction_id_or_hash):
+        return self.list(request)
+
+    def list_rows(self, filterset):
+        filterset.validate()
+        found = self._transaction(self.kwargs["transaction_id_or_hash"], nonce=0)
+        transaction = found and selectors.contract_transaction_at(timestamp=found[0], entity_id=found[1])
+        if not transaction:
+            raise NotFound()
+        return selectors.contract_action_list(
+            timestamp=transaction.consensus_timestamp,
+            payer=transaction.payer_account_id,
+            indexes=filterset.comparisons("index"),
+            order=filterset.order_value,
+            limit=filterset.limit_value,
+        )
+
+    @staticmethod
+    def _transaction(transaction_id_or_hash: str, *, nonce: int) -> tuple[int, int] | None:
+        """(consensus timestamp, involved entity) of an Ethereum hash or a transaction id."""
+        if transaction_hash := parse_ethereum_hash(transaction_id_or_hash):
+            return selectors.contract_transaction_by_hash(transaction_hash=transaction_hash)
+        payer, valid_start = parse_transaction_id(transaction_id_or_hash)
+        timestamp = selectors.transaction_timestamp_by_id(payer=payer, valid_start=valid_start, nonce=nonce)
+        return None if timestamp is None else (timestamp, payer)
+
+    def opcodes(self, request, transaction_id_or_hash):
+        # Opcode traces replay the transaction in an EVM; until that lands the route is unknown.
+        raise NotFound()
+
+
+def parse_ethereum_hash(text: str) -> bytes | None:
+    hex_digits = text.removeprefix("0x")
+    if len(hex_digits) == 64:
+        try:
+            return bytes.fromhex(hex_digits)
+        except ValueError:
+            return None
+    return None
+
+
+def _validate_hbar(filterset) -> None:
+    """The single-result routes name a bad `hbar` in their own words."""
+    for text in filterset.params.get("hbar", ()):
+        if (text or "").lower() not in ("true", "false"):
+            raise InvalidArgument(f"Invalid hbar parameter value: {text}. Must be 'true' or 'false'")
+    filterset.validate()
+
+
+# --- end contract results and actions ---------------------------------------------------------

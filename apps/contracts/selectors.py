@@ -241,26 +241,36 @@ def contract_transaction_at(*, timestamp: int, entity_id: int) -> ContractTransa
     return ContractTransaction(**rows[0])
 
 
-def contract_transaction_by_hash(*, transaction_hash: bytes) -> tuple[int, int] | None:
-    """(consensus timestamp, entity id) of an Ethereum hash or the 32-byte prefix of a transaction hash;
+@dataclass(frozen=True)
+class ContractTransactionKey:
+    """How a transaction id or hash names a contract transaction: its timestamp, its payer, and the
+    entity whose contract_transaction row lists the contracts it touched."""
+
+    consensus_timestamp: int
+    payer_account_id: int
+    entity_id: int
+
+
+def contract_transaction_by_hash(*, transaction_hash: bytes) -> ContractTransactionKey | None:
+    """The contract transaction of an Ethereum hash or of the 32-byte prefix of a transaction hash;
     a successful transaction wins over failed ones, then the latest."""
     rows = _dict_rows(
-        "select consensus_timestamp, entity_id from contract_transaction_hash where hash = %s"
+        "select consensus_timestamp, payer_account_id, entity_id from contract_transaction_hash where hash = %s"
         f" order by (transaction_result = {SUCCESS}) desc, consensus_timestamp desc limit 1",
         [transaction_hash],
     )
-    return (rows[0]["consensus_timestamp"], rows[0]["entity_id"]) if rows else None
+    return ContractTransactionKey(**rows[0]) if rows else None
 
 
-def transaction_timestamp_by_id(*, payer: int, valid_start: int, nonce: int) -> int | None:
-    """The consensus timestamp of a transaction id (and nonce); a successful one wins, then the latest."""
+def contract_transaction_by_id(*, payer: int, valid_start: int, nonce: int) -> ContractTransactionKey | None:
+    """The transaction of a transaction id (and nonce); a successful one wins, then the latest."""
     rows = _dict_rows(
         "select consensus_timestamp from transaction"
         " where payer_account_id = %s and consensus_timestamp between %s and %s and valid_start_ns = %s"
         f" and nonce = %s order by (result = {SUCCESS}) desc, consensus_timestamp desc limit 1",
         [payer, valid_start, valid_start + TRANSACTION_CONSENSUS_RANGE_NS, valid_start, nonce],
     )
-    return rows[0]["consensus_timestamp"] if rows else None
+    return ContractTransactionKey(rows[0]["consensus_timestamp"], payer, payer) if rows else None
 
 
 def contract_result_details(*, transaction: ContractTransaction, state_contract_id: int | None) -> dict | None:

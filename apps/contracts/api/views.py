@@ -141,11 +141,12 @@ class ContractResultByTransactionViewSet(ContractResultViewSet):
     def retrieve(self, request, transaction_id_or_hash):
         filterset = self.get_filterset(self.detail_filterset_class)
         _validate_hbar(filterset)
-        found = self._transaction(transaction_id_or_hash, nonce=filterset.value("nonce", 0))
+        key = self._transaction(transaction_id_or_hash, nonce=filterset.value("nonce", 0))
         transaction = None
-        if found is not None:
-            timestamp, entity_id = found
-            transaction = selectors.contract_transaction_at(timestamp=timestamp, entity_id=entity_id)
+        if key is not None:
+            transaction = selectors.contract_transaction_at(
+                timestamp=key.consensus_timestamp, entity_id=key.entity_id
+            )
         return self._details(transaction, state_contract_id=None, hbar=filterset.value("hbar", True))
 
     def actions(self, request, transaction_id_or_hash):
@@ -153,26 +154,23 @@ class ContractResultByTransactionViewSet(ContractResultViewSet):
 
     def list_rows(self, filterset):
         filterset.validate()
-        found = self._transaction(self.kwargs["transaction_id_or_hash"], nonce=0)
-        transaction = found and selectors.contract_transaction_at(timestamp=found[0], entity_id=found[1])
-        if not transaction:
+        key = self._transaction(self.kwargs["transaction_id_or_hash"], nonce=0)
+        if key is None:
             raise NotFound()
         return selectors.contract_action_list(
-            timestamp=transaction.consensus_timestamp,
-            payer=transaction.payer_account_id,
+            timestamp=key.consensus_timestamp,
+            payer=key.payer_account_id,
             indexes=filterset.comparisons("index"),
             order=filterset.order_value,
             limit=filterset.limit_value,
         )
 
     @staticmethod
-    def _transaction(transaction_id_or_hash: str, *, nonce: int) -> tuple[int, int] | None:
-        """(consensus timestamp, involved entity) of an Ethereum hash or a transaction id."""
+    def _transaction(transaction_id_or_hash: str, *, nonce: int) -> selectors.ContractTransactionKey | None:
         if transaction_hash := parse_ethereum_hash(transaction_id_or_hash):
             return selectors.contract_transaction_by_hash(transaction_hash=transaction_hash)
         payer, valid_start = parse_transaction_id(transaction_id_or_hash)
-        timestamp = selectors.transaction_timestamp_by_id(payer=payer, valid_start=valid_start, nonce=nonce)
-        return None if timestamp is None else (timestamp, payer)
+        return selectors.contract_transaction_by_id(payer=payer, valid_start=valid_start, nonce=nonce)
 
     def opcodes(self, request, transaction_id_or_hash):
         # Opcode traces replay the transaction in an EVM; until that lands the route is unknown.

@@ -103,8 +103,12 @@ class _Where:
         for comparison in comparisons:
             if comparison.operator != "eq":
                 self.add(f"{column} {_SQL_OPERATORS[comparison.operator]} %s", comparison.value)
-        if equals:
-            self.add(f"{column} = any(%s)", list(dict.fromkeys(equals)))
+        equals = list(dict.fromkeys(equals))
+        if len(equals) == 1:
+            # A plain equality lets a (column, timestamp) index give the page in order.
+            self.add(f"{column} = %s", equals[0])
+        elif equals:
+            self.add(f"{column} = any(%s::bigint[])", equals)
 
     @property
     def sql(self) -> str:
@@ -144,9 +148,17 @@ def contract_result_list(*, criteria: ContractResultFilter) -> list[dict]:
         where.add("cr.transaction_nonce = 0")
     where.add("cr.transaction_result <> %s", WRONG_NONCE)
     direction = "desc" if criteria.order == "desc" else "asc"
+    # Leading the order with a column fixed by equality steers the planner to the
+    # (contract_id | sender_id, consensus_timestamp) index, which yields the page in order.
+    keys = ["cr.consensus_timestamp"]
+    if criteria.contract_id is not None:
+        keys.insert(0, "cr.contract_id")
+    elif len(senders) == 1 and senders[0].operator == "eq":
+        keys.insert(0, "cr.sender_id")
+    order_by = ", ".join(f"{key} {direction}" for key in keys)
     rows = _dict_rows(
         f"select {_RESULT_COLUMNS} from contract_result cr left join entity e on e.id = cr.contract_id"
-        f" where {where.sql} order by cr.consensus_timestamp {direction} limit %s",
+        f" where {where.sql} order by {order_by} limit %s",
         [*where.params, criteria.limit],
     )
     if criteria.synthetic and not any(c.operator == "eq" for c in criteria.senders):
@@ -202,7 +214,7 @@ def _merge_synthetic(
         where.add("transaction_index = %s", criteria.transaction_index)
     direction = "desc" if criteria.order == "desc" else "asc"
     synthetic = _dict_rows(
-        "select distinct on (cl.consensus_timestamp) null::bigint as amount, null::bytea as bloom,"
+        "select null::bigint as amount, null::bytea as bloom,"
         " null::bytea as call_result, cl.consensus_timestamp,"
         " coalesce(cl.root_contract_id, cl.contract_id) as contract_id, null::bigint[] as created_contract_ids,"
         " null::text as error_message, null::bytea as failed_initcode, ''::bytea as function_parameters,"
@@ -210,11 +222,12 @@ def _merge_synthetic(
         " cl.payer_account_id as sender_id, cl.transaction_hash, cl.transaction_index,"
         f" 0 as transaction_nonce, {SUCCESS} as transaction_result, null::bytea as function_result,"
         " e.evm_address as contract_evm_address"
-        " from (select * from contract_log"
-        f" where {where.sql} order by consensus_timestamp {direction}, index {direction} limit %s) cl"
+        # The first log of each transaction stands for it.
+        " from (select distinct on (consensus_timestamp) * from contract_log"
+        f" where {where.sql} order by consensus_timestamp {direction}, index limit %s) cl"
         " left join entity e on e.id = coalesce(cl.root_contract_id, cl.contract_id)"
-        f" order by cl.consensus_timestamp {direction}, cl.index",
-        [*where.params, criteria.limit * 8],
+        f" order by cl.consensus_timestamp {direction}",
+        [*where.params, criteria.limit],
     )
     real = {row["consensus_timestamp"] for row in rows}
     merged = rows + [row for row in synthetic if row["consensus_timestamp"] not in real]
@@ -280,7 +293,7 @@ def contract_result_details(*, transaction: ContractTransaction, state_contract_
     timestamp, ids = transaction.consensus_timestamp, transaction.contract_ids
     results = _dict_rows(
         f"select {_RESULT_COLUMNS} from contract_result cr left join entity e on e.id = cr.contract_id"
-        " where cr.consensus_timestamp = %s and cr.contract_id = any(%s) limit 1",
+        " where cr.consensus_timestamp = %s and cr.contract_id = any(%s::bigint[]) limit 1",
         [timestamp, ids],
     )
     if not results:
@@ -291,14 +304,14 @@ def contract_result_details(*, transaction: ContractTransaction, state_contract_
     result["logs"] = _dict_rows(
         "select cl.bloom, cl.contract_id, cl.data, cl.index, cl.topic0, cl.topic1, cl.topic2, cl.topic3,"
         " e.evm_address from contract_log cl left join entity e on e.id = cl.contract_id"
-        " where cl.consensus_timestamp = %s and cl.contract_id = any(%s) order by cl.index",
+        " where cl.consensus_timestamp = %s and cl.contract_id = any(%s::bigint[]) order by cl.index",
         [timestamp, ids],
     )
     result["state_changes"] = _dict_rows(
         "select sc.contract_id, sc.slot, sc.value_read, sc.value_written, e.evm_address"
         " from contract_state_change sc left join entity e on e.id = sc.contract_id"
         " where sc.consensus_timestamp = %s"
-        " and (sc.contract_id = %s or (sc.contract_id = any(%s) and sc.migration is false))"
+        " and (sc.contract_id = %s or (sc.contract_id = any(%s::bigint[]) and sc.migration is false))"
         " order by sc.contract_id, sc.slot",
         [timestamp, state_contract_id, ids],
     )
@@ -314,7 +327,7 @@ def attach_ethereum_transactions(rows: list[dict]) -> None:
         "select access_list, authorization_list, call_data, call_data_id, chain_id, consensus_timestamp,"
         " gas_limit, gas_price, max_fee_per_gas, max_priority_fee_per_gas, nonce, payer_account_id,"
         " recovery_id, signature_r, signature_s, signature_v, to_address, type, value"
-        " from ethereum_transaction where consensus_timestamp = any(%s)",
+        " from ethereum_transaction where consensus_timestamp = any(%s::bigint[])",
         [[row["consensus_timestamp"] for row in rows]],
     )
     for eth in found:
@@ -350,13 +363,18 @@ def _user_file_content(file_id: int | None) -> bytes | None:
 
 def attach_blocks(rows: list[dict]) -> None:
     """Sets `block` on each result: the record file holding its timestamp, or None."""
+    if not rows:
+        return
+    # One probe of the record_file primary key (consensus_end) per distinct timestamp.
+    found = _dict_rows(
+        "select t.timestamp, r.gas_used, r.hash, r.index from unnest(%s::bigint[]) t(timestamp)"
+        " cross join lateral (select gas_used, hash, index from record_file"
+        " where consensus_end >= t.timestamp order by consensus_end limit 1) r",
+        [sorted({row["consensus_timestamp"] for row in rows})],
+    )
+    blocks = {block.pop("timestamp"): block for block in found}
     for row in rows:
-        blocks = _dict_rows(
-            "select gas_used, hash, index from record_file where consensus_end >= %s"
-            " order by consensus_end limit 1",
-            [row["consensus_timestamp"]],
-        )
-        row["block"] = blocks[0] if blocks else None
+        row["block"] = blocks.get(row["consensus_timestamp"])
 
 
 def contract_action_list(

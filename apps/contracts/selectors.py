@@ -344,21 +344,32 @@ def attach_ethereum_transactions(rows: list[dict]) -> None:
 
 
 def _user_file_content(file_id: int | None) -> bytes | None:
-    """The latest content of a user file: its last create or non-empty update and the appends after it."""
+    """The latest content of a user file."""
     if file_id is None or decode_entity_id(file_id).num < _FIRST_USER_FILE_NUM:
         return None
+    versions = file_versions(file_id=file_id)
+    return versions[0] if versions else None
+
+
+def file_versions(*, file_id: int, at: int | None = None, count: int | None = None) -> list[bytes]:
+    """The contents a file had up to `at` (every time when None), newest first: each create or
+    non-empty update starts a version, the appends after it complete it."""
+    where = _Where()
+    where.add("entity_id = %s", file_id)
+    if at is not None:
+        where.add("consensus_timestamp <= %s", at)
     rows = _dict_rows(
-        "select file_data, transaction_type from file_data where entity_id = %s order by consensus_timestamp",
-        [file_id],
+        f"select file_data, transaction_type from file_data where {where.sql} order by consensus_timestamp",
+        where.params,
     )
-    content = None
+    versions: list[bytes] = []
     for row in rows:
         data = bytes(row["file_data"] or b"")
         if row["transaction_type"] == _FILE_CREATE or (row["transaction_type"] == _FILE_UPDATE and data):
-            content = data
-        elif content is not None and row["transaction_type"] in (_FILE_APPEND, _FILE_UPDATE):
-            content += data
-    return content
+            versions.append(data)
+        elif versions and row["transaction_type"] in (_FILE_APPEND, _FILE_UPDATE):
+            versions[-1] += data
+    return versions[::-1][:count]
 
 
 def attach_blocks(rows: list[dict]) -> None:

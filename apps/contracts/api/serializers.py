@@ -68,8 +68,7 @@ def contract_result_details(row: dict, *, hbar: bool) -> dict:
         "block_number": block["index"] if block else None,
         "chain_id": settings.MIRROR["CHAIN_ID"],
         "failed_initcode": hex_bytes(row["failed_initcode"]) if row["failed_initcode"] else None,
-        # Taken from the fee schedule for results without an Ethereum transaction; not read yet.
-        "gas_price": None,
+        "gas_price": _schedule_gas_price(row),
         "max_fee_per_gas": None,
         "max_priority_fee_per_gas": None,
         "nonce": None,
@@ -129,6 +128,11 @@ def _ethereum_fields(row: dict, eth: dict, *, hbar: bool, succeeded: bool) -> di
     elif not row["function_parameters"] and eth.get("call_data_file"):
         fields["function_parameters"] = hex_bytes(eth["call_data_file"])
     return fields
+
+
+def _schedule_gas_price(row: dict) -> str | None:
+    price = row.get("schedule_gas_price")
+    return None if price is None else hex(price)
 
 
 def _sender_address(row: dict) -> str | None:

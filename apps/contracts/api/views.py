@@ -13,6 +13,7 @@ from apps.contracts.filtersets import (
     ContractResultDetailFilterSet,
     ContractResultFilterSet,
 )
+from apps.contracts.gas_price import attach_gas_prices
 from apps.contracts.models import ContractAction, ContractResult
 from apps.transactions.api.views import parse_transaction_id
 
@@ -92,6 +93,7 @@ class ContractResultViewSet(MirrorViewSet):
         if every_contract:
             selectors.attach_ethereum_transactions(rows)
             selectors.attach_blocks(rows)
+            attach_gas_prices(rows)
         return rows
 
     def retrieve(self, request, contract, timestamp):
@@ -119,6 +121,7 @@ class ContractResultViewSet(MirrorViewSet):
             result = selectors.contract_result_details(transaction=transaction, state_contract_id=state_contract_id)
         if result is None:
             raise NotFound()
+        attach_gas_prices([result])
         data = render.contract_result_details(result, hbar=hbar)
         return Response(data, status=_PARTIAL_CONTENT if result["call_result"] is None else 200)
 

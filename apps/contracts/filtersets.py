@@ -63,7 +63,11 @@ class ContractResultFilterSet(ListFilterSet):
             raise InvalidArgument(
                 "Invalid parameter usage: block.hash - cannot combine block.number and block.hash"
             )
-        if self.value("transaction.index") is not None and not has_number and self.value("block.hash") is None:
+        if (
+            self.value("transaction.index") is not None
+            and not has_number
+            and self.value("block.hash") is None
+        ):
             raise InvalidArgument(
                 "Invalid parameter usage: transaction.index - transaction.index requires block.number"
                 " or block.hash filter to be specified"

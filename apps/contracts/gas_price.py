@@ -55,7 +55,12 @@ def _gas_price_at(reference: int) -> int | None:
     if schedule is None or rates is None:
         return None
     gas, rate = schedule.at(reference), rates.at(reference)
-    if not isinstance(gas, int) or rate is None or not all(isinstance(part, int) for part in rate) or not rate[1]:
+    if (
+        not isinstance(gas, int)
+        or rate is None
+        or not all(isinstance(part, int) for part in rate)
+        or not rate[1]
+    ):
         return None
     hbar_equiv, cent_equiv = rate
     return max(1, gas * hbar_equiv // (cent_equiv * 1000))

@@ -5,6 +5,7 @@ fields and per-field serializer overhead would dominate it.
 """
 
 from django.conf import settings
+from rest_framework import serializers
 
 from apps.common.codecs import format_entity_id, format_timestamp
 from apps.common.protobuf import protobuf_fields
@@ -28,7 +29,15 @@ _SENDER_ID_FIELD = 13  # ContractFunctionResult.sender_id
 _ALIAS_FIELD = 4  # AccountID.alias
 _LEGACY_TYPE = 0
 
-CALL_OPERATION_TYPES = {0: "UNKNOWN", 1: "CALL", 2: "CALLCODE", 3: "DELEGATECALL", 4: "STATICCALL", 5: "CREATE", 6: "CREATE2"}
+CALL_OPERATION_TYPES = {
+    0: "UNKNOWN",
+    1: "CALL",
+    2: "CALLCODE",
+    3: "DELEGATECALL",
+    4: "STATICCALL",
+    5: "CREATE",
+    6: "CREATE2",
+}
 CALL_TYPES = {0: "NO_ACTION", 1: "CALL", 2: "CREATE", 3: "PRECOMPILE", 4: "SYSTEM"}
 RESULT_DATA_TYPES = {11: "OUTPUT", 12: "REVERT_REASON", 13: "ERROR"}
 
@@ -157,7 +166,9 @@ def _result_log(log: dict) -> dict:
         "contract_id": format_entity_id(log["contract_id"]),
         "data": hex_word(log["data"]),
         "index": log["index"],
-        "topics": [uint256(log[name]) for name in ("topic0", "topic1", "topic2", "topic3") if log[name] is not None],
+        "topics": [
+            uint256(log[name]) for name in ("topic0", "topic1", "topic2", "topic3") if log[name] is not None
+        ],
     }
 
 
@@ -202,6 +213,21 @@ def contract_action(row: dict) -> dict:
         "to": to,
         "value": row["value"],
     }
+
+
+class ContractResultSerializer(serializers.BaseSerializer):
+    def to_representation(self, instance):
+        return contract_result(instance)
+
+
+class ContractResultDetailsSerializer(serializers.BaseSerializer):
+    def to_representation(self, instance):
+        return contract_result_details(instance, hbar=self.context["hbar"])
+
+
+class ContractActionSerializer(serializers.BaseSerializer):
+    def to_representation(self, instance):
+        return contract_action(instance)
 
 
 # --- end contract results and actions ---------------------------------------------------------

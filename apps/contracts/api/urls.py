@@ -31,7 +31,9 @@ results_urlpatterns = [
         _by_transaction({"get": "retrieve"}),
         name="contract-result-by-transaction",
     ),
-    re_path(r"^contracts/(?P<contract>[^/]+)/results/?$", _results({"get": "list"}), name="contract-results-by-id"),
+    re_path(
+        r"^contracts/(?P<contract>[^/]+)/results/?$", _results({"get": "list"}), name="contract-results-by-id"
+    ),
     re_path(
         r"^contracts/(?P<contract>[^/]+)/results/(?P<timestamp>(?!logs/?$)[^/]+)/?$",
         _results({"get": "retrieve"}),

@@ -1,4 +1,3 @@
-from rest_framework import serializers
 from rest_framework.response import Response
 
 from apps.common.api.exceptions import InvalidArgument, NotFound
@@ -6,7 +5,12 @@ from apps.common.api.views import MirrorViewSet
 from apps.common.codecs import format_timestamp, parse_timestamp
 from apps.common.pagination import Anchor
 from apps.contracts import selectors
-from apps.contracts.api import serializers as render
+from apps.contracts.api.serializers import (
+    ContractActionSerializer,
+    ContractResultDetailsSerializer,
+    ContractResultSerializer,
+    contract_result_details,
+)
 from apps.contracts.filtersets import (
     ContractActionFilterSet,
     ContractResultByTransactionFilterSet,
@@ -23,28 +27,6 @@ _TIMESTAMP_ANCHOR = Anchor("timestamp", "consensus_timestamp", format=format_tim
 _PARTIAL_CONTENT = 206
 
 
-class _RenderedBy(serializers.BaseSerializer):
-    """A serializer over one of the plain render functions (set as `render`)."""
-
-    render = staticmethod(lambda row: row)
-
-    def to_representation(self, instance):
-        return self.render(instance)
-
-
-class _ContractResultSerializer(_RenderedBy):
-    render = staticmethod(render.contract_result)
-
-
-class _ContractResultDetailsSerializer(_RenderedBy):
-    def to_representation(self, instance):
-        return render.contract_result_details(instance, hbar=self.context["hbar"])
-
-
-class _ContractActionSerializer(_RenderedBy):
-    render = staticmethod(render.contract_action)
-
-
 class ContractResultViewSet(MirrorViewSet):
     """`/contracts/{contractIdOrAddress}/results[/{timestamp}]` and `/contracts/results`."""
 
@@ -58,7 +40,7 @@ class ContractResultViewSet(MirrorViewSet):
         return ContractResult.objects.none()
 
     def get_serializer_class(self):
-        return _ContractResultSerializer if self.action == "list" else _ContractResultDetailsSerializer
+        return ContractResultSerializer if self.action == "list" else ContractResultDetailsSerializer
 
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "hbar": getattr(self, "hbar", True)}
@@ -112,17 +94,21 @@ class ContractResultViewSet(MirrorViewSet):
         _validate_hbar(filterset)
         transaction = None
         if contract_id is not None:
-            transaction = selectors.contract_transaction_at(timestamp=consensus_timestamp, entity_id=contract_id)
+            transaction = selectors.contract_transaction_at(
+                timestamp=consensus_timestamp, entity_id=contract_id
+            )
         return self._details(transaction, state_contract_id=contract_id, hbar=filterset.value("hbar", True))
 
     def _details(self, transaction, *, state_contract_id, hbar: bool) -> Response:
         result = None
         if transaction is not None:
-            result = selectors.contract_result_details(transaction=transaction, state_contract_id=state_contract_id)
+            result = selectors.contract_result_details(
+                transaction=transaction, state_contract_id=state_contract_id
+            )
         if result is None:
             raise NotFound()
         attach_gas_prices([result])
-        data = render.contract_result_details(result, hbar=hbar)
+        data = contract_result_details(result, hbar=hbar)
         return Response(data, status=_PARTIAL_CONTENT if result["call_result"] is None else 200)
 
 
@@ -139,7 +125,7 @@ class ContractResultByTransactionViewSet(ContractResultViewSet):
         return ContractAction.objects.none()
 
     def get_serializer_class(self):
-        return _ContractActionSerializer
+        return ContractActionSerializer
 
     def retrieve(self, request, transaction_id_or_hash):
         filterset = self.get_filterset(self.detail_filterset_class)

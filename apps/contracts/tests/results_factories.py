@@ -18,7 +18,9 @@ def eth_hash(timestamp: int) -> bytes:
     return timestamp.to_bytes(32, "big")
 
 
-def create_result(timestamp: int, contract_id: int, *, payer: int = 8001, involved=(), **overrides) -> ContractResult:
+def create_result(
+    timestamp: int, contract_id: int, *, payer: int = 8001, involved=(), **overrides
+) -> ContractResult:
     """A contract result, with the contract transaction rows the single-result routes look up."""
     fields = {
         "consensus_timestamp": timestamp,
@@ -43,7 +45,9 @@ def create_result(timestamp: int, contract_id: int, *, payer: int = 8001, involv
     result = ContractResult.objects.create(**{**fields, **overrides})
     ids = list(dict.fromkeys([contract_id, payer, *involved]))
     ContractTransaction.objects.bulk_create(
-        ContractTransaction(consensus_timestamp=timestamp, entity_id=entity, contract_ids=ids, payer_account_id=payer)
+        ContractTransaction(
+            consensus_timestamp=timestamp, entity_id=entity, contract_ids=ids, payer_account_id=payer
+        )
         for entity in ids
     )
     ContractTransactionHash.objects.create(

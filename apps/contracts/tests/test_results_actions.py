@@ -3,7 +3,12 @@
 import pytest
 from django.test import Client
 
-from apps.contracts.tests.results_factories import create_action, create_result, create_result_transaction, eth_hash
+from apps.contracts.tests.results_factories import (
+    create_action,
+    create_result,
+    create_result_transaction,
+    eth_hash,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +35,9 @@ def client():
 def actions():
     result = create_result(T, 5001)
     create_result_transaction(result, T - 100)
-    create_action(T, 0, recipient_contract=None, recipient_account=8002, call_operation_type=None, caller_type="ACCOUNT")
+    create_action(
+        T, 0, recipient_contract=None, recipient_account=8002, call_operation_type=None, caller_type="ACCOUNT"
+    )
     create_action(T, 1, recipient_address=bytes.fromhex("01" * 20), call_type=3, result_data_type=12)
     create_action(T, 2, call_operation_type=6, call_type=2, recipient_contract=None, result_data_type=13)
     # Another payer's actions at the same timestamp are not this transaction's.
@@ -90,7 +97,11 @@ def test_actions_render_exact_rows(client, actions):
 def test_actions_without_recipient(client, actions):
     action = client.get(f"/api/v1/contracts/results/{HASH}/actions?index=2").json()["actions"][0]
     assert (action["recipient"], action["recipient_type"], action["to"]) == (None, None, None)
-    assert (action["call_operation_type"], action["call_type"], action["result_data_type"]) == ("CREATE2", "CREATE", "ERROR")
+    assert (action["call_operation_type"], action["call_type"], action["result_data_type"]) == (
+        "CREATE2",
+        "CREATE",
+        "ERROR",
+    )
 
 
 @pytest.mark.parametrize(
@@ -141,9 +152,15 @@ def test_actions_of_a_transaction_without_actions_are_empty(client):
         (
             f"{HASH}/actions?order=b&limit=c&nonce=2",
             400,
-            envelope("Invalid parameter: order", "Invalid parameter: limit", "Unknown query parameter: nonce"),
+            envelope(
+                "Invalid parameter: order", "Invalid parameter: limit", "Unknown query parameter: nonce"
+            ),
         ),
-        (f"{HASH}/actions?index=ne:1&index=-1", 400, envelope("Invalid parameter: index", "Invalid parameter: index")),
+        (
+            f"{HASH}/actions?index=ne:1&index=-1",
+            400,
+            envelope("Invalid parameter: index", "Invalid parameter: index"),
+        ),
     ],
 )
 def test_actions_errors(client, actions, path, status, body):

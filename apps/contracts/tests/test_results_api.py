@@ -24,7 +24,14 @@ EOA = 9101
 EOA_ADDRESS = "01beefdead0000000000000000000000abcd1234"
 DELEGATE = bytes.fromhex("11" * 20)
 AUTHORIZATION = [
-    {"chain_id": "0x127", "address": "0x" + "11" * 20, "nonce": 5, "y_parity": "0x1", "r": "0x" + "22" * 32, "s": "0x" + "33" * 32}
+    {
+        "chain_id": "0x127",
+        "address": "0x" + "11" * 20,
+        "nonce": 5,
+        "y_parity": "0x1",
+        "r": "0x" + "22" * 32,
+        "s": "0x" + "33" * 32,
+    }
 ]
 
 
@@ -55,7 +62,9 @@ def contract():
 def results(contract):
     """Three results of the contract at T, T+1, T+2 (sent by 8001, 8002, 8001) in blocks 10, 10, 11,
     and an internal (child) result at T+3."""
-    create_record_files(record_file(10, T + 1, consensus_start=T - 5), record_file(11, T + 9, consensus_start=T + 2))
+    create_record_files(
+        record_file(10, T + 1, consensus_start=T - 5), record_file(11, T + 9, consensus_start=T + 2)
+    )
     create_result(T, CONTRACT, transaction_index=0)
     create_result(T + 1, CONTRACT, payer=8002, transaction_index=1)
     create_result(T + 2, CONTRACT, transaction_index=0)
@@ -110,7 +119,10 @@ def test_contract_results_page_with_timestamp_links(client, results):
     assert timestamps(client.get(next_link)) == [ts(T)]
 
     ascending = client.get(f"/api/v1/contracts/{CONTRACT}/results?order=asc&limit=1")
-    assert ascending.json()["links"]["next"] == f"/api/v1/contracts/{CONTRACT}/results?order=asc&limit=1&timestamp=gt:{ts(T)}"
+    assert (
+        ascending.json()["links"]["next"]
+        == f"/api/v1/contracts/{CONTRACT}/results?order=asc&limit=1&timestamp=gt:{ts(T)}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -138,7 +150,9 @@ def test_contract_results_page_with_timestamp_links(client, results):
     ],
 )
 def test_contract_results_filters(client, results, query, expected):
-    assert timestamps(client.get(f"/api/v1/contracts/{CONTRACT}/results?{query}")) == [ts(t) for t in expected]
+    assert timestamps(client.get(f"/api/v1/contracts/{CONTRACT}/results?{query}")) == [
+        ts(t) for t in expected
+    ]
 
 
 def test_contract_results_from_an_evm_address_reads_the_senders_entity(client, results):
@@ -196,7 +210,9 @@ def test_contract_results_reject_bad_queries(client, results, query, messages):
     response = client.get(f"/api/v1/contracts/{CONTRACT}/results?{query}")
     assert response.status_code == 400
     if messages is None:
-        messages = [f"Invalid parameter: {name}" for name in ("from", "timestamp", "internal", "limit", "order")]
+        messages = [
+            f"Invalid parameter: {name}" for name in ("from", "timestamp", "internal", "limit", "order")
+        ]
     assert response.json() == envelope(*messages)
 
 
@@ -311,8 +327,13 @@ def test_all_results_in_weibar_with_hbar_false(client, contract):
 def test_all_results_filter_like_contract_results(client, results):
     create_result(T + 4, 6001, payer=8003)
     assert timestamps(client.get("/api/v1/contracts/results?from=8003")) == [ts(T + 4)]
-    assert timestamps(client.get("/api/v1/contracts/results?block.number=11&transaction.index=0")) == [ts(T + 2)]
-    assert timestamps(client.get(f"/api/v1/contracts/results?order=asc&timestamp=lt:{ts(T + 2)}")) == [ts(T), ts(T + 1)]
+    assert timestamps(client.get("/api/v1/contracts/results?block.number=11&transaction.index=0")) == [
+        ts(T + 2)
+    ]
+    assert timestamps(client.get(f"/api/v1/contracts/results?order=asc&timestamp=lt:{ts(T + 2)}")) == [
+        ts(T),
+        ts(T + 1),
+    ]
 
 
 def test_all_results_include_synthetic_token_transfers(client, results):
@@ -400,8 +421,17 @@ def test_failed_ethereum_result_names_its_error_and_failed_initcode(client, cont
     result = create_result(T, CONTRACT, transaction_result=33, error_message="")
     create_ethereum_transaction(result, to_address=None, signature_v=None, type=0, value=b"")
     body = client.get(f"/api/v1/contracts/{CONTRACT}/results/{ts(T)}?hbar=TRUE").json()
-    assert (body["error_message"], body["status"], body["failed_initcode"]) == ("CONTRACT_REVERT_EXECUTED", "0x0", "0x0909")
-    assert (body["to"], body["v"], body["amount"], body["gas_limit"]) == ("0x0000000000000000000000000000000000001389", 1, None, 5000)
+    assert (body["error_message"], body["status"], body["failed_initcode"]) == (
+        "CONTRACT_REVERT_EXECUTED",
+        "0x0",
+        "0x0909",
+    )
+    assert (body["to"], body["v"], body["amount"], body["gas_limit"]) == (
+        "0x0000000000000000000000000000000000001389",
+        1,
+        None,
+        5000,
+    )
 
 
 def test_result_function_parameters_from_the_call_data_file(client, contract):
@@ -411,7 +441,10 @@ def test_result_function_parameters_from_the_call_data_file(client, contract):
     create_ethereum_transaction(result, call_data=None, call_data_id=1001)
     FileData.objects.create(consensus_timestamp=1, entity_id=1001, file_data=b"\x0c\x0b", transaction_type=17)
     FileData.objects.create(consensus_timestamp=2, entity_id=1001, file_data=b"\x80", transaction_type=16)
-    assert client.get(f"/api/v1/contracts/{CONTRACT}/results/{ts(T)}").json()["function_parameters"] == "0x0c0b80"
+    assert (
+        client.get(f"/api/v1/contracts/{CONTRACT}/results/{ts(T)}").json()["function_parameters"]
+        == "0x0c0b80"
+    )
 
 
 @pytest.mark.parametrize(
@@ -495,7 +528,11 @@ def test_result_by_hash_prefers_a_successful_transaction(client, contract):
                 " where sss are seconds and nnn are nanoseconds"
             ),
         ),
-        (f"{'ab' * 32}?nonce=-1&nonce=lt:2", 400, envelope("Invalid parameter: nonce", "Invalid parameter: nonce")),
+        (
+            f"{'ab' * 32}?nonce=-1&nonce=lt:2",
+            400,
+            envelope("Invalid parameter: nonce", "Invalid parameter: nonce"),
+        ),
         (f"{'ab' * 32}?hbar=1", 400, envelope("Invalid hbar parameter value: 1. Must be 'true' or 'false'")),
     ],
 )

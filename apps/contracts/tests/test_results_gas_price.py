@@ -50,7 +50,9 @@ def exchange_rates(hbar: int, cents: int, expiry_seconds: int, next_cents: int) 
 def store_file(num: int, timestamp: int, content: bytes, *, split: bool = False) -> None:
     parts = [content[:5], content[5:]] if split else [content]
     for offset, (part, kind) in enumerate(zip(parts, (17, 16))):
-        FileData.objects.create(consensus_timestamp=timestamp + offset, entity_id=num, file_data=part, transaction_type=kind)
+        FileData.objects.create(
+            consensus_timestamp=timestamp + offset, entity_id=num, file_data=part, transaction_type=kind
+        )
 
 
 def gas_price(client, timestamp: int):

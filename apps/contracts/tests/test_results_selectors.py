@@ -7,7 +7,12 @@ from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common.filters import Comparison
 from apps.contracts import selectors
 from apps.contracts.api import encoding
-from apps.contracts.tests.results_factories import create_action, create_log, create_result, create_result_transaction
+from apps.contracts.tests.results_factories import (
+    create_action,
+    create_log,
+    create_result,
+    create_result_transaction,
+)
 from apps.network.models import FileData
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +58,9 @@ def test_synthetic_results_stand_for_their_first_log_and_yield_to_real_results()
     create_log(T, 7001, 0, synthetic=True)
     create_log(T + 1, 7001, 1, synthetic=True, payer_account_id=8003)
     create_log(T + 1, 7002, 0, synthetic=True, payer_account_id=8003, root_contract_id=None)
-    rows = selectors.contract_result_list(criteria=selectors.ContractResultFilter(contract_id=None, synthetic=True))
+    rows = selectors.contract_result_list(
+        criteria=selectors.ContractResultFilter(contract_id=None, synthetic=True)
+    )
     assert [(row["consensus_timestamp"], row["contract_id"]) for row in rows] == [(T + 1, 7002), (T, 5001)]
     assert rows[0]["sender_id"] == 8003
 
@@ -76,14 +83,24 @@ def test_contract_transaction_by_id_reads_the_nonce():
 
 
 def test_result_details_need_a_result():
-    transaction = selectors.ContractTransaction(consensus_timestamp=T, payer_account_id=8001, contract_ids=[5001])
+    transaction = selectors.ContractTransaction(
+        consensus_timestamp=T, payer_account_id=8001, contract_ids=[5001]
+    )
     assert selectors.contract_result_details(transaction=transaction, state_contract_id=5001) is None
 
 
 def test_file_versions_restart_at_creates_and_non_empty_updates():
-    rows = [(1, b"\x01", 17), (2, b"\x02", 16), (3, b"", 19), (4, b"\x03", 16), (5, b"\x09", 19), (6, b"\x0a", 16)]
+    rows = [
+        (1, b"\x01", 17),
+        (2, b"\x02", 16),
+        (3, b"", 19),
+        (4, b"\x03", 16),
+        (5, b"\x09", 19),
+        (6, b"\x0a", 16),
+    ]
     FileData.objects.bulk_create(
-        FileData(consensus_timestamp=ts, entity_id=1001, file_data=data, transaction_type=kind) for ts, data, kind in rows
+        FileData(consensus_timestamp=ts, entity_id=1001, file_data=data, transaction_type=kind)
+        for ts, data, kind in rows
     )
     assert selectors.file_versions(file_id=1001) == [b"\x09\x0a", b"\x01\x02\x03"]
     assert selectors.file_versions(file_id=1001, at=4) == [b"\x01\x02\x03"]

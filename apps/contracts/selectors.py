@@ -288,8 +288,9 @@ def contract_transaction_by_id(*, payer: int, valid_start: int, nonce: int) -> C
 
 def contract_result_details(*, transaction: ContractTransaction, state_contract_id: int | None) -> dict | None:
     """The contract result of a transaction with what the detail shows besides it: its Ethereum
-    transaction, block, logs and state changes (those of `state_contract_id`, and the non-migration
-    changes of the contracts it touched). None when the transaction produced no result."""
+    transaction, block, logs and state changes. The state changes are those of `state_contract_id`
+    and the non-migration changes of the contracts the transaction touched, or without
+    `state_contract_id` every non-migration change. None when the transaction produced no result."""
     timestamp, ids = transaction.consensus_timestamp, transaction.contract_ids
     results = _dict_rows(
         f"select {_RESULT_COLUMNS} from contract_result cr left join entity e on e.id = cr.contract_id"
@@ -307,13 +308,16 @@ def contract_result_details(*, transaction: ContractTransaction, state_contract_
         " where cl.consensus_timestamp = %s and cl.contract_id = any(%s::bigint[]) order by cl.index",
         [timestamp, ids],
     )
+    if state_contract_id is None:
+        changes, params = "sc.migration is false", []
+    else:
+        changes = "(sc.contract_id = %s or (sc.contract_id = any(%s::bigint[]) and sc.migration is false))"
+        params = [state_contract_id, ids]
     result["state_changes"] = _dict_rows(
         "select sc.contract_id, sc.slot, sc.value_read, sc.value_written, e.evm_address"
         " from contract_state_change sc left join entity e on e.id = sc.contract_id"
-        " where sc.consensus_timestamp = %s"
-        " and (sc.contract_id = %s or (sc.contract_id = any(%s::bigint[]) and sc.migration is false))"
-        " order by sc.contract_id, sc.slot",
-        [timestamp, state_contract_id, ids],
+        f" where sc.consensus_timestamp = %s and {changes} order by sc.contract_id, sc.slot",
+        [timestamp, *params],
     )
     return result
 

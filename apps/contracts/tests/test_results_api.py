@@ -548,3 +548,15 @@ def test_result_by_transaction_errors(client, type4_result, path, status, body):
 def test_opcodes_routes_answer_not_found(client, path):
     response = client.get(path)
     assert (response.status_code, response.json()) == (404, envelope("Not found"))
+
+
+def test_result_by_transaction_shows_every_non_migration_state_change(client, contract):
+    create_result(T, CONTRACT)
+    create_state_change(T, CONTRACT, b"\x01", migration=True)
+    create_state_change(T, CONTRACT, b"\x02")
+    create_state_change(T, 5009, b"\x03")
+    body = client.get(f"/api/v1/contracts/results/{eth_hash(T).hex()}").json()
+    assert [(change["contract_id"], change["slot"][-2:]) for change in body["state_changes"]] == [
+        ("0.0.5001", "02"),
+        ("0.0.5009", "03"),
+    ]

@@ -2,8 +2,9 @@
 
 Such a result carries no price of its own: the upstream derives one from the
 ContractCall entry of the fee schedule (file 0.0.111) and the exchange rate
-(file 0.0.112) in force at the start of the result's hour:
-`max(1, gas * hbar_equiv / (cent_equiv * 1000))` tinybars.
+(file 0.0.112): `max(1, gas * hbar_equiv / (cent_equiv * 1000))` tinybars.
+The upstream keeps one price per hour: the files as of the first result of an
+hour it prices, their current or next schedule and rate as of the hour's start.
 """
 
 from collections.abc import Callable, Iterable
@@ -43,15 +44,16 @@ def attach_gas_prices(rows: Iterable[dict]) -> None:
     for row in rows:
         if row["ethereum"] is not None:
             continue
-        hour = row["consensus_timestamp"] - row["consensus_timestamp"] % NANOS_PER_HOUR
+        timestamp = row["consensus_timestamp"]
+        hour = timestamp - timestamp % NANOS_PER_HOUR
         if hour not in by_hour:
-            by_hour[hour] = _gas_price_at(hour)
+            by_hour[hour] = _gas_price_at(hour, files_at=timestamp)
         row["schedule_gas_price"] = by_hour[hour]
 
 
-def _gas_price_at(reference: int) -> int | None:
-    schedule = _latest_parsed(FEE_SCHEDULE_FILE_NUM, reference, _parse_fee_schedule)
-    rates = _latest_parsed(EXCHANGE_RATE_FILE_NUM, reference, _parse_exchange_rates)
+def _gas_price_at(reference: int, *, files_at: int) -> int | None:
+    schedule = _latest_parsed(FEE_SCHEDULE_FILE_NUM, files_at, _parse_fee_schedule)
+    rates = _latest_parsed(EXCHANGE_RATE_FILE_NUM, files_at, _parse_exchange_rates)
     if schedule is None or rates is None:
         return None
     gas, rate = schedule.at(reference), rates.at(reference)
@@ -66,9 +68,9 @@ def _gas_price_at(reference: int) -> int | None:
     return max(1, gas * hbar_equiv // (cent_equiv * 1000))
 
 
-def _latest_parsed(num: int, reference: int, parse: Callable[[bytes], _Scheduled]) -> _Scheduled | None:
+def _latest_parsed(num: int, at: int, parse: Callable[[bytes], _Scheduled]) -> _Scheduled | None:
     file_id = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], num)
-    for content in file_versions(file_id=file_id, at=reference, count=_VERSIONS_TRIED):
+    for content in file_versions(file_id=file_id, at=at, count=_VERSIONS_TRIED):
         try:
             return parse(content)
         except ValueError:

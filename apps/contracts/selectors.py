@@ -42,8 +42,9 @@ def contract_id_from_path(text: str) -> int | None:
 def contract_id_by_evm_address(address: bytes) -> int | None:
     """The live contract or account holding an EVM address; None when none does."""
     ids = list(
-        Entity.objects.filter(deleted=False, type__in=("CONTRACT", "ACCOUNT"), evm_address=address)
-        .values_list("id", flat=True)[:2]
+        Entity.objects.filter(
+            deleted=False, type__in=("CONTRACT", "ACCOUNT"), evm_address=address
+        ).values_list("id", flat=True)[:2]
     )
     if len(ids) > 1:
         raise MirrorApiError(
@@ -222,9 +223,9 @@ def _merge_synthetic(
         " cl.payer_account_id as sender_id, cl.transaction_hash, cl.transaction_index,"
         f" 0 as transaction_nonce, {SUCCESS} as transaction_result, null::bytea as function_result,"
         " e.evm_address as contract_evm_address"
-        # The first log of each transaction stands for it.
+        # The first log of each transaction in page order (the last one when descending) stands for it.
         " from (select distinct on (consensus_timestamp) * from contract_log"
-        f" where {where.sql} order by consensus_timestamp {direction}, index limit %s) cl"
+        f" where {where.sql} order by consensus_timestamp {direction}, index {direction} limit %s) cl"
         " left join entity e on e.id = coalesce(cl.root_contract_id, cl.contract_id)"
         f" order by cl.consensus_timestamp {direction}",
         [*where.params, criteria.limit],
@@ -286,7 +287,9 @@ def contract_transaction_by_id(*, payer: int, valid_start: int, nonce: int) -> C
     return ContractTransactionKey(rows[0]["consensus_timestamp"], payer, payer) if rows else None
 
 
-def contract_result_details(*, transaction: ContractTransaction, state_contract_id: int | None) -> dict | None:
+def contract_result_details(
+    *, transaction: ContractTransaction, state_contract_id: int | None
+) -> dict | None:
     """The contract result of a transaction with what the detail shows besides it: its Ethereum
     transaction, block, logs and state changes. The state changes are those of `state_contract_id`
     and the non-migration changes of the contracts the transaction touched, or without

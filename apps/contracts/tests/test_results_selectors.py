@@ -53,16 +53,19 @@ def test_result_list_by_block_hash_prefix():
     assert timestamps(selectors.contract_result_list(criteria=criteria)) == [T]
 
 
-def test_synthetic_results_stand_for_their_first_log_and_yield_to_real_results():
+def test_synthetic_results_stand_for_their_last_log_and_yield_to_real_results():
     create_result(T, 5001)
     create_log(T, 7001, 0, synthetic=True)
-    create_log(T + 1, 7001, 1, synthetic=True, payer_account_id=8003)
-    create_log(T + 1, 7002, 0, synthetic=True, payer_account_id=8003, root_contract_id=None)
+    create_log(T + 1, 7001, 0, synthetic=True, payer_account_id=8004)
+    create_log(T + 1, 7002, 1, synthetic=True, payer_account_id=8003, root_contract_id=None)
     rows = selectors.contract_result_list(
         criteria=selectors.ContractResultFilter(contract_id=None, synthetic=True)
     )
     assert [(row["consensus_timestamp"], row["contract_id"]) for row in rows] == [(T + 1, 7002), (T, 5001)]
     assert rows[0]["sender_id"] == 8003
+    ascending = selectors.ContractResultFilter(contract_id=None, synthetic=True, order="asc")
+    rows = selectors.contract_result_list(criteria=ascending)
+    assert [(row["consensus_timestamp"], row["sender_id"]) for row in rows] == [(T, 8001), (T + 1, 8004)]
 
 
 def test_contract_transaction_by_hash_prefers_success_then_latest():

@@ -42,9 +42,8 @@ def contract_id_from_path(text: str) -> int | None:
 def contract_id_by_evm_address(address: bytes) -> int | None:
     """The live contract or account holding an EVM address; None when none does."""
     ids = list(
-        Entity.objects.filter(
-            deleted=False, type__in=("CONTRACT", "ACCOUNT"), evm_address=address
-        ).values_list("id", flat=True)[:2]
+        Entity.objects.filter(deleted=False, type__in=("CONTRACT", "ACCOUNT"), evm_address=address)
+        .values_list("id", flat=True)[:2]
     )
     if len(ids) > 1:
         raise MirrorApiError(

@@ -86,6 +86,7 @@ class ContractResultDetailFilterSet(QueryFilterSet):
 class ContractResultByTransactionFilterSet(QueryFilterSet):
     """`/contracts/results/{transactionIdOrHash}`."""
 
+    messages_in_query_order = True
     hbar = LastValueFilter(parser=parse_bool)
     nonce = LastValueFilter(parser=equals_only(parse_nonce))
 

@@ -50,8 +50,9 @@ class ContractResultViewSet(MirrorViewSet):
 
     def list_rows(self, filterset):
         filterset.validate()
-        self.hbar = filterset.value("hbar", True)
         every_contract = self.action == "list_all"
+        if every_contract:
+            self.hbar = hbar_of(filterset.params)
         if every_contract:
             contract_id = None
         else:
@@ -79,6 +80,8 @@ class ContractResultViewSet(MirrorViewSet):
         return rows
 
     def retrieve(self, request, contract, timestamp):
+        # This route reads `hbar` before anything else.
+        hbar = hbar_of(self.query_params())
         messages = []
         try:
             contract_id = selectors.contract_id_from_path(contract)
@@ -90,14 +93,13 @@ class ContractResultViewSet(MirrorViewSet):
             messages.append("Invalid parameter: timestamp")
         if messages:
             raise InvalidArgument(*messages)
-        filterset = self.get_filterset(self.detail_filterset_class)
-        _validate_hbar(filterset)
+        self.validate_detail_query()
         transaction = None
         if contract_id is not None:
             transaction = selectors.contract_transaction_at(
                 timestamp=consensus_timestamp, entity_id=contract_id
             )
-        return self._details(transaction, state_contract_id=contract_id, hbar=filterset.value("hbar", True))
+        return self._details(transaction, state_contract_id=contract_id, hbar=hbar)
 
     def _details(self, transaction, *, state_contract_id, hbar: bool) -> Response:
         result = None
@@ -129,14 +131,15 @@ class ContractResultByTransactionViewSet(ContractResultViewSet):
 
     def retrieve(self, request, transaction_id_or_hash):
         filterset = self.get_filterset(self.detail_filterset_class)
-        _validate_hbar(filterset)
+        filterset.validate()
+        hbar = hbar_of(filterset.params)
         key = self._transaction(transaction_id_or_hash, nonce=filterset.value("nonce", 0))
         transaction = None
         if key is not None:
             transaction = selectors.contract_transaction_at(
                 timestamp=key.consensus_timestamp, entity_id=key.entity_id
             )
-        return self._details(transaction, state_contract_id=None, hbar=filterset.value("hbar", True))
+        return self._details(transaction, state_contract_id=None, hbar=hbar)
 
     def actions(self, request, transaction_id_or_hash):
         return self.list(request)
@@ -176,12 +179,15 @@ def parse_ethereum_hash(text: str) -> bytes | None:
     return None
 
 
-def _validate_hbar(filterset) -> None:
-    """The single-result routes name a bad `hbar` in their own words."""
-    for text in filterset.params.get("hbar", ()):
-        if (text or "").lower() not in ("true", "false"):
-            raise InvalidArgument(f"Invalid hbar parameter value: {text}. Must be 'true' or 'false'")
-    filterset.validate()
+def hbar_of(params) -> bool:
+    """Whether amounts are in tinybars (`hbar`, default true); one `true` or `false`, in any case."""
+    values = params.get("hbar")
+    if not values:
+        return True
+    if len(values) > 1 or (values[0] or "").lower() not in ("true", "false"):
+        joined = ",".join(value or "" for value in values)
+        raise InvalidArgument(f"Invalid hbar parameter value: {joined}. Must be 'true' or 'false'")
+    return values[0].lower() == "true"
 
 
 # --- end contract results and actions ---------------------------------------------------------

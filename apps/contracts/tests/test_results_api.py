@@ -315,6 +315,15 @@ def test_all_results_render_details_with_ethereum_data(client, results):
     assert response.json()["links"]["next"] == f"/api/v1/contracts/results?limit=2&timestamp=lt:{ts(T + 4)}"
 
 
+def test_all_results_take_one_hbar_value(client, contract):
+    create_result(T, CONTRACT)
+    assert client.get("/api/v1/contracts/results?hbar=FALSE").json()["results"][0]["amount"] == 30 * 10**10
+    response = client.get("/api/v1/contracts/results?hbar=true&hbar=false")
+    assert response.json() == envelope("Invalid hbar parameter value: true,false. Must be 'true' or 'false'")
+    response = client.get(f"/api/v1/contracts/{CONTRACT}/results?hbar=true&hbar=false")
+    assert response.status_code == 200
+
+
 def test_all_results_in_weibar_with_hbar_false(client, contract):
     create_result(T, CONTRACT)
     create_ethereum_transaction(create_result(T + 1, CONTRACT))
@@ -461,6 +470,13 @@ def test_result_function_parameters_from_the_call_data_file(client, contract):
             400,
             envelope("Invalid hbar parameter value: yes. Must be 'true' or 'false'"),
         ),
+        # This route reads `hbar` first, then its path, then the other parameters.
+        (
+            "x/results/1.2.3?hbar=true&hbar=true&foo=1",
+            400,
+            envelope("Invalid hbar parameter value: true,true. Must be 'true' or 'false'"),
+        ),
+        (f"{CONTRACT}/results/x?hbar=TRUE&foo=1", 400, envelope("Invalid parameter: timestamp")),
     ],
 )
 def test_result_at_a_timestamp_errors(client, contract, path, status, body):
@@ -533,7 +549,21 @@ def test_result_by_hash_prefers_a_successful_transaction(client, contract):
             400,
             envelope("Invalid parameter: nonce", "Invalid parameter: nonce"),
         ),
-        (f"{'ab' * 32}?hbar=1", 400, envelope("Invalid hbar parameter value: 1. Must be 'true' or 'false'")),
+        (
+            f"{'ab' * 32}?hbar=1&foo=2",
+            400,
+            envelope("Invalid parameter: hbar", "Unknown query parameter: foo"),
+        ),
+        (
+            f"{'ab' * 32}?foo=1&nonce=x&hbar=y",
+            400,
+            envelope("Unknown query parameter: foo", "Invalid parameter: nonce", "Invalid parameter: hbar"),
+        ),
+        (
+            f"{'ab' * 32}?hbar=true&hbar=false",
+            400,
+            envelope("Invalid hbar parameter value: true,false. Must be 'true' or 'false'"),
+        ),
     ],
 )
 def test_result_by_transaction_errors(client, type4_result, path, status, body):

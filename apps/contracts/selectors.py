@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import connection
 
 from apps.accounts.models import Entity
-from apps.common.api.exceptions import InvalidArgument, MirrorApiError
+from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import decode_entity_id, encode_entity_id, parse_entity_id
 from apps.common.filters import Comparison
 from apps.transactions.selectors import TRANSACTION_CONSENSUS_RANGE_NS
@@ -129,8 +129,6 @@ def contract_result_list(*, criteria: ContractResultFilter) -> list[dict]:
     (synthetic logs) count as results too, unless `from` names senders.
     """
     senders = _resolve_senders(criteria.senders)
-    if senders is None:
-        return []
     where = _Where()
     if criteria.contract_id is not None:
         where.add("cr.contract_id = %s", criteria.contract_id)
@@ -166,23 +164,17 @@ def contract_result_list(*, criteria: ContractResultFilter) -> list[dict]:
     return rows
 
 
-def _resolve_senders(comparisons: Sequence[Comparison]) -> list[Comparison] | None:
-    """Senders as encoded ids; None when nothing can match (an unknown address bounds the range)."""
+def _resolve_senders(comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """Senders as encoded ids; an EVM address no entity holds is NotFound, as upstream."""
     resolved = []
-    had_equals = False
     for comparison in comparisons:
         value = comparison.value
-        had_equals |= comparison.operator == "eq"
         if isinstance(value, bytes):
             ids = list(Entity.objects.filter(evm_address=value).values_list("id", flat=True)[:1])
             if not ids:
-                if comparison.operator == "eq":
-                    continue
-                return None
+                raise NotFound()
             value = ids[0]
         resolved.append(Comparison(comparison.operator, value))
-    if had_equals and not any(c.operator == "eq" for c in resolved):
-        return None
     return resolved
 
 

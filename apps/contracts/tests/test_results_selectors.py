@@ -4,6 +4,7 @@ import pytest
 
 from apps.accounts.tests.factories import create_entity
 from apps.blocks.tests.factories import create_record_files, record_file
+from apps.common.api.exceptions import NotFound
 from apps.common.filters import Comparison
 from apps.contracts import selectors
 from apps.contracts.api import encoding
@@ -33,16 +34,21 @@ def test_result_list_orders_limits_and_skips_wrong_nonce():
     assert timestamps(selectors.contract_result_list(criteria=criteria)) == [T, T + 1, T + 2]
 
 
-def test_result_list_senders_by_address_and_unknown_address():
+def test_result_list_senders_by_address():
     create_entity(8002, evm_address=b"\xfb" * 20)
     create_result(T, 5001)
     create_result(T + 1, 5001, payer=8002)
-    known = [Comparison("eq", b"\xfb" * 20), Comparison("eq", b"\xfc" * 20)]
-    unknown = [Comparison("eq", b"\xfc" * 20)]
-    unknown_bound = [Comparison("gt", b"\xfc" * 20)]
-    for senders, expected in ((known, [T + 1]), (unknown, []), (unknown_bound, [])):
+    for operator, expected in (("eq", [T + 1]), ("ne", [T]), ("lt", [T])):
+        senders = [Comparison(operator, b"\xfb" * 20)]
         criteria = selectors.ContractResultFilter(contract_id=None, senders=senders)
         assert timestamps(selectors.contract_result_list(criteria=criteria)) == expected
+
+
+@pytest.mark.parametrize("operator", ["eq", "gt"])
+def test_result_list_sender_address_no_entity_holds_is_not_found(operator):
+    criteria = selectors.ContractResultFilter(contract_id=None, senders=[Comparison(operator, b"\xfc" * 20)])
+    with pytest.raises(NotFound):
+        selectors.contract_result_list(criteria=criteria)
 
 
 def test_result_list_by_block_hash_prefix():

@@ -97,11 +97,11 @@ class _Where:
         self.clauses.append(clause)
         self.params.extend(params)
 
-    def compare(self, column: str, comparisons: Sequence[Comparison]) -> None:
-        """ANDs each comparison; the `eq` ones are ORed into one `in`."""
-        equals = [c.value for c in comparisons if c.operator == "eq"]
+    def compare(self, column: str, comparisons: Sequence[Comparison], *, or_equals: bool = True) -> None:
+        """ANDs each comparison; unless `or_equals` is false, the `eq` ones are ORed into one `in`."""
+        equals = [c.value for c in comparisons if c.operator == "eq" and or_equals]
         for comparison in comparisons:
-            if comparison.operator != "eq":
+            if comparison.operator != "eq" or not or_equals:
                 self.add(f"{column} {_SQL_OPERATORS[comparison.operator]} %s", comparison.value)
         equals = list(dict.fromkeys(equals))
         if len(equals) == 1:
@@ -392,7 +392,8 @@ def contract_action_list(
     where = _Where()
     where.add("consensus_timestamp = %s", timestamp)
     where.add("payer_account_id = %s", payer)
-    where.compare("index", indexes)
+    # The upstream ANDs every index condition, equalities included.
+    where.compare("index", indexes, or_equals=False)
     direction = "desc" if order == "desc" else "asc"
     return _dict_rows(
         "select call_depth, call_operation_type, call_type, caller, caller_type, consensus_timestamp, gas,"

@@ -115,6 +115,8 @@ def test_actions_without_recipient(client, actions):
         ("index=gte:1&order=desc&limit=1", [2]),
         ("index=lte:0", [0]),
         ("index=9", []),
+        ("index=1&index=eq:2", []),
+        ("index=1&index=lte:1", [1]),
     ],
 )
 def test_actions_filters(client, actions, query, expected):

@@ -244,6 +244,8 @@ MIRROR = {
             item.partition("=") for item in os.environ.get("MIRROR_LIST_CACHE_TTL", "").split(",") if item
         )
     },
+    # The chain id contract results without an Ethereum transaction report.
+    "CHAIN_ID": "0x128",
 }
 
 LOGGING = {

@@ -55,8 +55,9 @@ class QueryFilterSet(django_filters.FilterSet):
     def _shared_filters(cls, model) -> dict:
         if "_filters" not in cls.__dict__:
             filters = copy.deepcopy(cls.base_filters)
-            for filter_ in filters.values():
-                filter_.model = model
+            if model is not None:
+                for filter_ in filters.values():
+                    filter_.model = model
             cls._filters = filters
         return cls._filters
 

@@ -1,5 +1,6 @@
 """Reads of contracts and what they produced (results, logs, state, actions)."""
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -10,10 +11,11 @@ from django.db.models import F, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import Entity
-from apps.common.api.exceptions import InvalidArgument, MirrorApiError
+from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, EntityId, decode_entity_id, encode_entity_id, parse_entity_id
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
 from apps.contracts.models import Contract, ContractState, ContractStateChange
+from apps.transactions.selectors import TRANSACTION_CONSENSUS_RANGE_NS
 
 __all__ = ("contract_id_from_path", "parse_contract_detail_path", "parse_contract_id", "parse_contract_path")
 
@@ -439,3 +441,360 @@ def transaction_timestamp_by_hash(*, transaction_hash: bytes, timestamps: KeyBou
         )
         row = cursor.fetchone()
     return row[0] if row else None
+
+
+__all__ += ()
+
+# --- contract results and actions (part B) ----------------------------------------------------
+
+WRONG_NONCE = 312
+SUCCESS = 22
+_FIRST_USER_FILE_NUM = 1001
+_FILE_CREATE, _FILE_APPEND, _FILE_UPDATE = 17, 16, 19
+_SQL_OPERATORS = {"eq": "=", "ne": "<>", "lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
+
+_RESULT_COLUMNS = (
+    "cr.amount, cr.bloom, cr.call_result, cr.consensus_timestamp, cr.contract_id, cr.created_contract_ids,"
+    " cr.error_message, cr.failed_initcode, cr.function_parameters, cr.gas_consumed, cr.gas_limit,"
+    " cr.gas_used, cr.payer_account_id, cr.sender_id, cr.transaction_hash, cr.transaction_index,"
+    " cr.transaction_nonce, cr.transaction_result,"
+    # Only needed to recover the sender's alias when the importer did not know its id.
+    " case when cr.sender_id is null then cr.function_result end as function_result,"
+    " e.evm_address as contract_evm_address"
+)
+
+
+@dataclass(frozen=True)
+class ContractResultFilter:
+    """What `/contracts/{id}/results` and `/contracts/results` select; `contract_id` None means every contract."""
+
+    contract_id: int | None
+    timestamps: Sequence[Comparison] = ()
+    # Encoded ids, or 20-byte EVM addresses resolved here.
+    senders: Sequence[Comparison] = ()
+    block_number: int | None = None
+    block_hash: str | None = None
+    transaction_index: int | None = None
+    internal: bool = False
+    order: str = "desc"
+    limit: int = 25
+    synthetic: bool = False
+
+
+class _Where:
+    def __init__(self):
+        self.clauses: list[str] = []
+        self.params: list = []
+
+    def add(self, clause: str, *params) -> None:
+        self.clauses.append(clause)
+        self.params.extend(params)
+
+    def compare(self, column: str, comparisons: Sequence[Comparison], *, or_equals: bool = True) -> None:
+        """ANDs each comparison; unless `or_equals` is false, the `eq` ones are ORed into one `in`."""
+        equals = [c.value for c in comparisons if c.operator == "eq" and or_equals]
+        for comparison in comparisons:
+            if comparison.operator != "eq" or not or_equals:
+                self.add(f"{column} {_SQL_OPERATORS[comparison.operator]} %s", comparison.value)
+        equals = list(dict.fromkeys(equals))
+        if len(equals) == 1:
+            # A plain equality lets a (column, timestamp) index give the page in order.
+            self.add(f"{column} = %s", equals[0])
+        elif equals:
+            self.add(f"{column} = any(%s::bigint[])", equals)
+
+    @property
+    def sql(self) -> str:
+        return " and ".join(self.clauses) or "true"
+
+
+def _dict_rows(sql: str, params: Sequence = ()) -> list[dict]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        names = [column.name for column in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+
+def contract_result_list(*, criteria: ContractResultFilter) -> list[dict]:
+    """A page of contract results, newest first unless `order` is asc.
+
+    With `synthetic`, the HTS transfers the importer recorded as ERC events
+    (synthetic logs) count as results too, unless `from` names senders.
+    """
+    senders = _resolve_senders(criteria.senders)
+    where = _Where()
+    if criteria.contract_id is not None:
+        where.add("cr.contract_id = %s", criteria.contract_id)
+    where.compare("cr.consensus_timestamp", criteria.timestamps)
+    where.compare("cr.sender_id", senders)
+    block = None
+    if criteria.block_number is not None or criteria.block_hash is not None:
+        block = _block_range(number=criteria.block_number, hash_prefix=criteria.block_hash)
+        if block is None:
+            return []
+        where.add("cr.consensus_timestamp between %s and %s", *block)
+    if criteria.transaction_index is not None:
+        where.add("cr.transaction_index = %s", criteria.transaction_index)
+    if not criteria.internal:
+        where.add("cr.transaction_nonce = 0")
+    where.add("cr.transaction_result <> %s", WRONG_NONCE)
+    direction = "desc" if criteria.order == "desc" else "asc"
+    # Leading the order with a column fixed by equality steers the planner to the
+    # (contract_id | sender_id, consensus_timestamp) index, which yields the page in order.
+    keys = ["cr.consensus_timestamp"]
+    if criteria.contract_id is not None:
+        keys.insert(0, "cr.contract_id")
+    elif len(senders) == 1 and senders[0].operator == "eq":
+        keys.insert(0, "cr.sender_id")
+    order_by = ", ".join(f"{key} {direction}" for key in keys)
+    rows = _dict_rows(
+        f"select {_RESULT_COLUMNS} from contract_result cr left join entity e on e.id = cr.contract_id"
+        f" where {where.sql} order by {order_by} limit %s",
+        [*where.params, criteria.limit],
+    )
+    if criteria.synthetic and not any(c.operator == "eq" for c in criteria.senders):
+        rows = _merge_synthetic(rows, criteria, block)
+    return rows
+
+
+def _resolve_senders(comparisons: Sequence[Comparison]) -> list[Comparison]:
+    """Senders as encoded ids; an EVM address no entity holds is NotFound, as upstream."""
+    resolved = []
+    for comparison in comparisons:
+        value = comparison.value
+        if isinstance(value, bytes):
+            ids = list(Entity.objects.filter(evm_address=value).values_list("id", flat=True)[:1])
+            if not ids:
+                raise NotFound()
+            value = ids[0]
+        resolved.append(Comparison(comparison.operator, value))
+    return resolved
+
+
+def _block_range(*, number: int | None, hash_prefix: str | None) -> tuple[int, int] | None:
+    """(consensus_start, consensus_end) of a block by number or hash prefix."""
+    if number is not None:
+        rows = _dict_rows(
+            "select consensus_start, consensus_end from record_file where index = %s limit 1", [number]
+        )
+    else:
+        # The index on hash is COLLATE "C", which a prefix LIKE can use.
+        rows = _dict_rows(
+            "select consensus_start, consensus_end from record_file"
+            ' where hash collate "C" like %s order by consensus_end limit 1',
+            [hash_prefix + "%"],
+        )
+    return (rows[0]["consensus_start"], rows[0]["consensus_end"]) if rows else None
+
+
+def _merge_synthetic(
+    rows: list[dict], criteria: ContractResultFilter, block: tuple[int, int] | None
+) -> list[dict]:
+    where = _Where()
+    where.add("synthetic is true")
+    where.compare("consensus_timestamp", criteria.timestamps)
+    if block is not None:
+        where.add("consensus_timestamp between %s and %s", *block)
+    if criteria.transaction_index is not None:
+        where.add("transaction_index = %s", criteria.transaction_index)
+    direction = "desc" if criteria.order == "desc" else "asc"
+    synthetic = _dict_rows(
+        "select null::bigint as amount, null::bytea as bloom,"
+        " null::bytea as call_result, cl.consensus_timestamp,"
+        " coalesce(cl.root_contract_id, cl.contract_id) as contract_id, null::bigint[] as created_contract_ids,"
+        " null::text as error_message, null::bytea as failed_initcode, ''::bytea as function_parameters,"
+        " null::bigint as gas_consumed, 0::bigint as gas_limit, null::bigint as gas_used, cl.payer_account_id,"
+        " cl.payer_account_id as sender_id, cl.transaction_hash, cl.transaction_index,"
+        f" 0 as transaction_nonce, {SUCCESS} as transaction_result, null::bytea as function_result,"
+        " e.evm_address as contract_evm_address"
+        # The first log of each transaction in page order (the last one when descending) stands for it.
+        " from (select distinct on (consensus_timestamp) * from contract_log"
+        f" where {where.sql} order by consensus_timestamp {direction}, index {direction} limit %s) cl"
+        " left join entity e on e.id = coalesce(cl.root_contract_id, cl.contract_id)"
+        f" order by cl.consensus_timestamp {direction}",
+        [*where.params, criteria.limit],
+    )
+    real = {row["consensus_timestamp"] for row in rows}
+    merged = rows + [row for row in synthetic if row["consensus_timestamp"] not in real]
+    merged.sort(key=lambda row: row["consensus_timestamp"], reverse=criteria.order == "desc")
+    return merged[: criteria.limit]
+
+
+@dataclass(frozen=True)
+class ContractTransaction:
+    consensus_timestamp: int
+    payer_account_id: int
+    contract_ids: list[int]
+
+
+def contract_transaction_at(*, timestamp: int, entity_id: int) -> ContractTransaction | None:
+    """The contract transaction at `timestamp` that involved `entity_id`, with every contract it touched."""
+    rows = _dict_rows(
+        "select consensus_timestamp, payer_account_id, contract_ids from contract_transaction"
+        " where consensus_timestamp = %s and entity_id = %s",
+        [timestamp, entity_id],
+    )
+    if not rows:
+        return None
+    return ContractTransaction(**rows[0])
+
+
+@dataclass(frozen=True)
+class ContractTransactionKey:
+    """How a transaction id or hash names a contract transaction: its timestamp, its payer, and the
+    entity whose contract_transaction row lists the contracts it touched."""
+
+    consensus_timestamp: int
+    payer_account_id: int
+    entity_id: int
+
+
+def contract_transaction_by_hash(*, transaction_hash: bytes) -> ContractTransactionKey | None:
+    """The contract transaction of an Ethereum hash or of the 32-byte prefix of a transaction hash;
+    a successful transaction wins over failed ones, then the latest."""
+    rows = _dict_rows(
+        "select consensus_timestamp, payer_account_id, entity_id from contract_transaction_hash where hash = %s"
+        f" order by (transaction_result = {SUCCESS}) desc, consensus_timestamp desc limit 1",
+        [transaction_hash],
+    )
+    return ContractTransactionKey(**rows[0]) if rows else None
+
+
+def contract_transaction_by_id(*, payer: int, valid_start: int, nonce: int) -> ContractTransactionKey | None:
+    """The transaction of a transaction id (and nonce); a successful one wins, then the latest."""
+    rows = _dict_rows(
+        "select consensus_timestamp from transaction"
+        " where payer_account_id = %s and consensus_timestamp between %s and %s and valid_start_ns = %s"
+        f" and nonce = %s order by (result = {SUCCESS}) desc, consensus_timestamp desc limit 1",
+        [payer, valid_start, valid_start + TRANSACTION_CONSENSUS_RANGE_NS, valid_start, nonce],
+    )
+    return ContractTransactionKey(rows[0]["consensus_timestamp"], payer, payer) if rows else None
+
+
+def contract_result_details(
+    *, transaction: ContractTransaction, state_contract_id: int | None
+) -> dict | None:
+    """The contract result of a transaction with what the detail shows besides it: its Ethereum
+    transaction, block, logs and state changes. The state changes are those of `state_contract_id`
+    and the non-migration changes of the contracts the transaction touched, or without
+    `state_contract_id` every non-migration change. None when the transaction produced no result."""
+    timestamp, ids = transaction.consensus_timestamp, transaction.contract_ids
+    results = _dict_rows(
+        f"select {_RESULT_COLUMNS} from contract_result cr left join entity e on e.id = cr.contract_id"
+        " where cr.consensus_timestamp = %s and cr.contract_id = any(%s::bigint[]) limit 1",
+        [timestamp, ids],
+    )
+    if not results:
+        return None
+    result = results[0]
+    attach_ethereum_transactions([result])
+    attach_blocks([result])
+    result["logs"] = _dict_rows(
+        "select cl.bloom, cl.contract_id, cl.data, cl.index, cl.topic0, cl.topic1, cl.topic2, cl.topic3,"
+        " e.evm_address from contract_log cl left join entity e on e.id = cl.contract_id"
+        " where cl.consensus_timestamp = %s and cl.contract_id = any(%s::bigint[]) order by cl.index",
+        [timestamp, ids],
+    )
+    if state_contract_id is None:
+        changes, params = "sc.migration is false", []
+    else:
+        changes = "(sc.contract_id = %s or (sc.contract_id = any(%s::bigint[]) and sc.migration is false))"
+        params = [state_contract_id, ids]
+    result["state_changes"] = _dict_rows(
+        "select sc.contract_id, sc.slot, sc.value_read, sc.value_written, e.evm_address"
+        " from contract_state_change sc left join entity e on e.id = sc.contract_id"
+        f" where sc.consensus_timestamp = %s and {changes} order by sc.contract_id, sc.slot",
+        [timestamp, *params],
+    )
+    return result
+
+
+def attach_ethereum_transactions(rows: list[dict]) -> None:
+    """Sets `ethereum` on each result: its Ethereum transaction (with call data read from its file
+    when the call data was too large to keep inline), or None."""
+    if not rows:
+        return
+    found = _dict_rows(
+        "select access_list, authorization_list, call_data, call_data_id, chain_id, consensus_timestamp,"
+        " gas_limit, gas_price, max_fee_per_gas, max_priority_fee_per_gas, nonce, payer_account_id,"
+        " recovery_id, signature_r, signature_s, signature_v, to_address, type, value"
+        " from ethereum_transaction where consensus_timestamp = any(%s::bigint[])",
+        [[row["consensus_timestamp"] for row in rows]],
+    )
+    for eth in found:
+        # The cursor reads jsonb as text.
+        for name in ("access_list", "authorization_list"):
+            if isinstance(eth[name], str):
+                eth[name] = json.loads(eth[name])
+    by_key = {(eth["consensus_timestamp"], eth["payer_account_id"]): eth for eth in found}
+    for row in rows:
+        eth = by_key.get((row["consensus_timestamp"], row["payer_account_id"]))
+        if eth is not None and not row["function_parameters"] and not eth["call_data"]:
+            eth["call_data_file"] = _user_file_content(eth["call_data_id"])
+        row["ethereum"] = eth
+
+
+def _user_file_content(file_id: int | None) -> bytes | None:
+    """The latest content of a user file."""
+    if file_id is None or decode_entity_id(file_id).num < _FIRST_USER_FILE_NUM:
+        return None
+    versions = file_versions(file_id=file_id)
+    return versions[0] if versions else None
+
+
+def file_versions(*, file_id: int, at: int | None = None, count: int | None = None) -> list[bytes]:
+    """The contents a file had up to `at` (every time when None), newest first: each create or
+    non-empty update starts a version, the appends after it complete it."""
+    where = _Where()
+    where.add("entity_id = %s", file_id)
+    if at is not None:
+        where.add("consensus_timestamp <= %s", at)
+    rows = _dict_rows(
+        f"select file_data, transaction_type from file_data where {where.sql} order by consensus_timestamp",
+        where.params,
+    )
+    versions: list[bytes] = []
+    for row in rows:
+        data = bytes(row["file_data"] or b"")
+        if row["transaction_type"] == _FILE_CREATE or (row["transaction_type"] == _FILE_UPDATE and data):
+            versions.append(data)
+        elif versions and row["transaction_type"] in (_FILE_APPEND, _FILE_UPDATE):
+            versions[-1] += data
+    return versions[::-1][:count]
+
+
+def attach_blocks(rows: list[dict]) -> None:
+    """Sets `block` on each result: the record file holding its timestamp, or None."""
+    if not rows:
+        return
+    # One probe of the record_file primary key (consensus_end) per distinct timestamp.
+    found = _dict_rows(
+        "select t.timestamp, r.gas_used, r.hash, r.index from unnest(%s::bigint[]) t(timestamp)"
+        " cross join lateral (select gas_used, hash, index from record_file"
+        " where consensus_end >= t.timestamp order by consensus_end limit 1) r",
+        [sorted({row["consensus_timestamp"] for row in rows})],
+    )
+    blocks = {block.pop("timestamp"): block for block in found}
+    for row in rows:
+        row["block"] = blocks.get(row["consensus_timestamp"])
+
+
+def contract_action_list(
+    *, timestamp: int, payer: int, indexes: Sequence[Comparison], order: str, limit: int
+) -> list[dict]:
+    where = _Where()
+    where.add("consensus_timestamp = %s", timestamp)
+    where.add("payer_account_id = %s", payer)
+    # The upstream ANDs every index condition, equalities included.
+    where.compare("index", indexes, or_equals=False)
+    direction = "desc" if order == "desc" else "asc"
+    return _dict_rows(
+        "select call_depth, call_operation_type, call_type, caller, caller_type, consensus_timestamp, gas,"
+        " gas_used, index, input, recipient_account, recipient_address, recipient_contract, result_data,"
+        " result_data_type, value from contract_action"
+        f" where {where.sql} order by index {direction} limit %s",
+        [*where.params, limit],
+    )
+
+
+# --- end contract results and actions ---------------------------------------------------------

@@ -12,6 +12,7 @@ from apps.common.codecs import (
     format_timestamp,
     to_base64,
 )
+from apps.common.protobuf import protobuf_fields
 from apps.transactions.selectors import result_name, transaction_type_name
 
 __all__ = (
@@ -113,7 +114,6 @@ def _nft_transfer(transfer: dict) -> dict:
 # FixedFee { int64 amount = 1; TokenID denominating_token_id = 2; }
 # AccountID / TokenID { int64 shard = 1; int64 realm = 2; int64 num = 3; ... }
 
-_VARINT, _FIXED64, _LENGTH_DELIMITED, _FIXED32 = 0, 1, 2, 5
 
 
 def decode_max_custom_fees(limits) -> list[dict]:
@@ -132,12 +132,12 @@ def decode_max_custom_fees(limits) -> list[dict]:
 
 def _decode_custom_fee_limit(data: bytes) -> list[dict]:
     account_id, fees = None, []
-    for field, value in _fields(data):
+    for field, value in protobuf_fields(data):
         if field == 1 and isinstance(value, bytes):
             account_id = _decode_entity_id(value)
         elif field == 2 and isinstance(value, bytes):
             amount, token_id = 0, None
-            for fee_field, fee_value in _fields(value):
+            for fee_field, fee_value in protobuf_fields(value):
                 if fee_field == 1 and isinstance(fee_value, int):
                     amount = fee_value - (1 << 64) if fee_value > MAX_LONG else fee_value
                 elif fee_field == 2 and isinstance(fee_value, bytes):
@@ -149,43 +149,9 @@ def _decode_custom_fee_limit(data: bytes) -> list[dict]:
 def _decode_entity_id(data: bytes) -> str | None:
     """`shard.realm.num` of an AccountID/TokenID message; None when its num is 0 (unset)."""
     parts = {1: 0, 2: 0, 3: 0}
-    for field, value in _fields(data):
+    for field, value in protobuf_fields(data):
         if field in parts and isinstance(value, int):
             parts[field] = value
     if not parts[3]:
         return None
     return format_entity_id(encode_entity_id(parts[1], parts[2], parts[3]))
-
-
-def _fields(data: bytes):
-    """(field number, value) of each field: ints for varints, bytes otherwise."""
-    position = 0
-    while position < len(data):
-        key, position = _varint(data, position)
-        field, wire_type = key >> 3, key & 7
-        if wire_type == _VARINT:
-            value, position = _varint(data, position)
-        elif wire_type == _LENGTH_DELIMITED:
-            length, position = _varint(data, position)
-            if position + length > len(data):
-                raise ValueError("truncated field")
-            value, position = data[position : position + length], position + length
-        elif wire_type in (_FIXED64, _FIXED32):
-            size = 8 if wire_type == _FIXED64 else 4
-            value, position = data[position : position + size], position + size
-        else:
-            raise ValueError(f"unsupported wire type {wire_type}")
-        yield field, value
-
-
-def _varint(data: bytes, position: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        if position >= len(data) or shift > 63:
-            raise ValueError("truncated varint")
-        byte = data[position]
-        position += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return result, position

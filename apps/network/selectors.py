@@ -1,4 +1,5 @@
 import datetime
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -183,7 +184,7 @@ _NODES = """
       entry.node_id, entry.memo, entry.description, entry.public_key, entry.node_cert_hash,
       coalesce(node.account_id, entry.node_account_id) as node_account_id,
       book.file_id, book.start_consensus_timestamp, book.end_consensus_timestamp,
-      node.admin_key, node.associated_registered_nodes, node.decline_reward, node.grpc_proxy_endpoint,
+      node.admin_key, node.associated_registered_nodes, node.decline_reward, node.grpc_proxy_endpoint::text,
       stake.max_stake, stake.min_stake, stake.reward_rate, stake.stake, stake.stake_not_rewarded,
       stake.stake_rewarded, stake.staking_period,
       (
@@ -193,7 +194,7 @@ _NODES = """
             order by ip_address_v4, port
           ),
           '[]'
-        )
+        )::text
         from address_book_service_endpoint endpoint
         where endpoint.consensus_timestamp = entry.consensus_timestamp and endpoint.node_id = entry.node_id
       ) as service_endpoints
@@ -205,6 +206,9 @@ _NODES = """
     order by entry.node_id {order}
     limit %(limit)s
 """
+
+
+_JSON_COLUMNS = ("grpc_proxy_endpoint", "service_endpoints")
 
 
 def network_nodes(*, criteria: NodeCriteria) -> list[dict]:
@@ -224,4 +228,9 @@ def network_nodes(*, criteria: NodeCriteria) -> list[dict]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         columns = [column.name for column in cursor.description]
-        return [dict(zip(columns, row)) for row in cursor.fetchall()]
+        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+    # JSON read as text: Django leaves decoding jsonb to its fields, which raw queries lack.
+    for row in rows:
+        for column in _JSON_COLUMNS:
+            row[column] = None if row[column] is None else json.loads(row[column])
+    return rows

@@ -30,10 +30,6 @@ class TimestampBound:
     lower: int | None = None
     upper: int | None = None
 
-    @property
-    def is_empty(self) -> bool:
-        return self.lower is None and self.upper is None
-
 
 def timestamp_comparisons(query: JavaQuery) -> list[tuple[str, int]]:
     """Each `timestamp` value converted, `eq` as `lte`; blank values bound nothing."""

@@ -14,6 +14,8 @@ from apps.network.models import NetworkStake
 __all__ = (
     "EXCHANGE_RATE_FILE",
     "FEE_SCHEDULE_FILE",
+    "NodeCriteria",
+    "Supply",
     "SystemFile",
     "latest_system_file",
     "network_nodes",

@@ -129,6 +129,10 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("MIRROR_ADMIN_LOGIN_COO
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 
+# `check --deploy` looks for Django's CSRF and frame-options middleware by name; their
+# Site* subclasses above are installed and run on every non-API request.
+SILENCED_SYSTEM_CHECKS = ["security.W002", "security.W003"]
+
 ROOT_URLCONF = "mirror.urls"
 WSGI_APPLICATION = "mirror.wsgi.application"
 APPEND_SLASH = False

@@ -136,3 +136,14 @@ def test_access_log_writes_nothing_when_off(client, db, settings, access_lines):
     client.get("/health/liveness")
 
     assert access_lines == []
+
+
+def test_metrics_of_every_worker_are_summed(start_production_server):
+    server = start_production_server(MIRROR_METRICS="true", MIRROR_WORKERS="2")
+    server.get_when_served("/health/liveness")
+    for _ in range(19):
+        assert server.get("/health/liveness").status == 200
+
+    text = server.get("/metrics").body.decode()
+
+    assert 'mirror_http_requests_total{method="GET",route="/health/liveness",status="200"} 20.0' in text

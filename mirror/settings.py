@@ -162,6 +162,10 @@ DATABASES = {
 }
 
 
+# The server's read-only role on the embedded database (apps/common/roles.py).
+if (database_role := os.environ.get("MIRROR_DATABASE_ROLE")) and not DATABASE_URL:
+    DATABASES["default"].update(USER=database_role, PASSWORD="")
+
 DATABASE_CONNECT_TIMEOUT = int(os.environ.get("MIRROR_DB_CONNECT_TIMEOUT", "3"))
 DATABASE_STATEMENT_TIMEOUT = float(os.environ.get("MIRROR_DB_STATEMENT_TIMEOUT", "20"))
 # A server that stops answering altogether cancels nothing: past its statement

@@ -24,6 +24,13 @@ Everything a deployment changes comes from the environment:
   `[{"username": "u", "password": "p", "limit": 1000}]`.
 - MIRROR_ADMIN_LOGIN_FAILURES (5) and MIRROR_ADMIN_LOGIN_COOLOFF_MINUTES (15): the admin
   login refuses an address, and a username, after that many failed attempts, for that long.
+- MIRROR_READINESS_MAX_BLOCK_AGE: seconds; `/health/readiness` answers 503 once the newest
+  block is older (unset or 0: the database is checked, not the block's age).
+- MIRROR_METRICS=true: Prometheus metrics at `/metrics`; MIRROR_ACCESS_LOG=true: one JSON
+  line per request on stdout (apps/common/observability.py).
+- MIRROR_DATABASE_ROLE: the role the service connects as on the embedded database;
+  `mirror.wsgi` (the server) sets `mirror_api`, which `migrate` creates: it reads the mirror
+  tables and writes only the service's own (apps/common/roles.py).
 """
 
 import json
@@ -103,6 +110,8 @@ INSTALLED_APPS = [
 
 # The Site* middleware are Django's, skipped on API requests (see apps.common.middleware.site_only).
 MIDDLEWARE = [
+    # First, so it times and counts every answer, even those of the middleware below.
+    "apps.common.observability.ObservabilityMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Next: the admin's static files are answered before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -165,6 +174,10 @@ DATABASES = {
 }
 
 
+# The server's read-only role on the embedded database (apps/common/roles.py).
+if (database_role := os.environ.get("MIRROR_DATABASE_ROLE")) and not DATABASE_URL:
+    DATABASES["default"].update(USER=database_role, PASSWORD="")
+
 DATABASE_CONNECT_TIMEOUT = int(os.environ.get("MIRROR_DB_CONNECT_TIMEOUT", "3"))
 DATABASE_STATEMENT_TIMEOUT = float(os.environ.get("MIRROR_DB_STATEMENT_TIMEOUT", "20"))
 # A server that stops answering altogether cancels nothing: past its statement
@@ -214,6 +227,10 @@ CACHES = {
     ),
 }
 
+READINESS_MAX_BLOCK_AGE = float(os.environ.get("MIRROR_READINESS_MAX_BLOCK_AGE") or 0)
+METRICS_ENABLED = env_flag("MIRROR_METRICS")
+ACCESS_LOG_ENABLED = env_flag("MIRROR_ACCESS_LOG")
+
 STATUS_PAGE_NAME = os.environ.get("MIRROR_STATUS_PAGE_NAME", "Mirror node")
 STATUS_PAGE_URL = os.environ.get("MIRROR_STATUS_PAGE_URL", "http://localhost:8000")
 STATUS_SNAPSHOT_MAX_AGE = float(os.environ.get("MIRROR_STATUS_SNAPSHOT_MAX_AGE", "5"))
@@ -255,6 +272,13 @@ MIRROR = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django.request": {"handlers": ["console"], "level": "ERROR"}},
+    "formatters": {"bare": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "access": {"class": "logging.StreamHandler", "stream": "ext://sys.stdout", "formatter": "bare"},
+    },
+    "loggers": {
+        "django.request": {"handlers": ["console"], "level": "ERROR"},
+        "apps.access": {"handlers": ["access"], "level": "INFO", "propagate": False},
+    },
 }

@@ -3,12 +3,17 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 
 from apps.common.api.views import route_not_found
+from apps.common.health import liveness, readiness
+from apps.common.observability import metrics
 from apps.common.pages import landing
 
 urlpatterns = [
     path("", landing, name="landing"),
     path("admin", RedirectView.as_view(url="/admin/", permanent=True)),
     path("admin/", admin.site.urls),
+    path("health/liveness", liveness, name="liveness"),
+    path("health/readiness", readiness, name="readiness"),
+    path("metrics", metrics, name="metrics"),
     path("api/v1/", include("apps.blocks.api.urls")),
     path("", include("apps.status.api.urls")),
     path("api/v1/", include("apps.transactions.api.urls")),

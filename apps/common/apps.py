@@ -7,8 +7,15 @@ class CommonConfig(AppConfig):
 
     def ready(self):
         from django.db.backends.signals import connection_created
+        from django.db.models.signals import post_migrate
 
         from apps.common import lookups  # noqa: F401  (registers the `ne` lookup)
         from apps.common.database import give_up_on_silent_database
+        from apps.common.observability import time_database_queries
+        from apps.common.roles import grant_api_role
 
         connection_created.connect(give_up_on_silent_database, dispatch_uid="give_up_on_silent_database")
+        connection_created.connect(time_database_queries, dispatch_uid="time_database_queries")
+        # post_migrate is sent once per app with models (this one has none), after every table
+        # exists: the grants follow the auth app's.
+        post_migrate.connect(grant_api_role, sender=self.apps.get_app_config("auth"), dispatch_uid="grant_api_role")

@@ -16,7 +16,9 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import URLResolver, get_resolver
 
-__all__ = ("DatabaseOutageMiddleware", "UPSTREAM_OPENAPI_URL", "api_routes", "landing")
+from apps.common.observability import count_database_error
+
+__all__ = ("DatabaseOutageMiddleware", "UPSTREAM_OPENAPI_URL", "api_routes", "landing", "readable_route")
 
 logger = logging.getLogger("apps.common")
 
@@ -33,7 +35,7 @@ def api_routes() -> dict[str, list[str]]:
     routes: dict[str, set[str]] = {}
     for route, name, namespace in _walk(get_resolver().url_patterns, "/", None):
         if name and route.startswith("/api/"):
-            routes.setdefault(namespace, set()).add(_readable(route))
+            routes.setdefault(namespace, set()).add(readable_route(route))
     return {namespace: sorted(names) for namespace, names in routes.items()}
 
 
@@ -46,7 +48,7 @@ def _walk(patterns, prefix: str, namespace: str | None) -> Iterator[tuple[str, s
             yield route, pattern.name, namespace
 
 
-def _readable(route: str) -> str:
+def readable_route(route: str) -> str:
     return _NAMED_GROUP.sub(r"{\1}", route).removesuffix("$").removesuffix("/?")
 
 
@@ -72,6 +74,7 @@ class DatabaseOutageMiddleware:
         if not isinstance(exception, DatabaseError) or request.path.startswith("/api/"):
             return None
         logger.warning("database failure on %s: %s", request.path, exception)
+        count_database_error()
         # Rendered without the request: its context processors would read the session, i.e. the database.
         response = HttpResponse(render_to_string("common/database_outage.html"), status=503)
         response["Retry-After"] = str(OUTAGE_RETRY_AFTER_SECONDS)

@@ -16,6 +16,8 @@ from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
+from apps.common.observability import count_database_error
+
 logger = logging.getLogger("apps.common")
 
 
@@ -104,6 +106,7 @@ def error_status_and_messages(exc: Exception) -> tuple[int, list[str | dict]]:
         return 403, ["Forbidden"]
     if isinstance(exc, DatabaseError):
         logger.warning("database failure: %s", exc)
+        count_database_error()
         return 503, ["Service unavailable"]
     logger.exception("unhandled error", exc_info=exc)
     return 500, ["Internal error"]

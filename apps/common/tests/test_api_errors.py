@@ -394,3 +394,30 @@ def test_head_request_on_list_route(client, four_blocks):
 
     assert response.status_code == 200
     assert response["Cache-Control"] == "public, max-age=1"
+
+
+def test_cors_preflight_allows_the_requested_headers(client, db):
+    response = client.options(
+        "/api/v1/transactions",
+        headers={
+            "Origin": "https://wallet.example",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": "authorization,x-custom",
+        },
+    )
+
+    assert response.status_code == 204
+    assert response["Access-Control-Allow-Headers"] == "authorization,x-custom"
+    assert response["Vary"] == "Access-Control-Request-Headers"
+
+
+@pytest.mark.parametrize("path", ["/", "/health/liveness", "/admin/login/"])
+def test_cors_applies_to_api_paths_only(client, db, path):
+    response = client.get(path, headers={"Origin": "https://explorer.example"})
+    preflight = client.options(
+        path, headers={"Origin": "https://explorer.example", "Access-Control-Request-Method": "GET"}
+    )
+
+    assert response.status_code == 200
+    assert "Access-Control-Allow-Origin" not in response
+    assert "Access-Control-Allow-Origin" not in preflight

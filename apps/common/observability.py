@@ -1,0 +1,137 @@
+"""Request metrics and access logs: one middleware, free when both are off.
+
+- `settings.METRICS_ENABLED` (`MIRROR_METRICS=true`): `/metrics` answers the Prometheus
+  text format with
+  `mirror_http_requests_total{method,route,status}`,
+  `mirror_http_request_duration_seconds{method,route}` (histogram),
+  `mirror_database_query_duration_seconds` (histogram, every statement) and
+  `mirror_database_errors_total` (requests a database failure answered 503).
+  `route` is the route template (`/api/v1/blocks/{hash_or_number}`), never the path,
+  so a scanner cannot grow the label set; a request no route matched is `unmatched`.
+  With several workers, `scripts/run-server` gives them a PROMETHEUS_MULTIPROC_DIR and
+  `/metrics` sums every worker's figures.
+- `settings.ACCESS_LOG_ENABLED` (`MIRROR_ACCESS_LOG=true`): one JSON line per request
+  on the `apps.access` logger: method, route, status, duration_ms, bytes.
+
+With both off the middleware removes itself from the chain (MiddlewareNotUsed) and the
+database timer is never installed.
+"""
+
+import json
+import logging
+import os
+from functools import cache
+from time import perf_counter
+
+from django.conf import settings
+from django.core.exceptions import MiddlewareNotUsed
+from django.http import Http404, HttpResponse
+
+
+__all__ = ("ObservabilityMiddleware", "count_database_error", "metrics", "time_database_queries")
+
+access_logger = logging.getLogger("apps.access")
+
+UNMATCHED_ROUTE = "unmatched"
+DATABASE_QUERY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20)
+
+
+class ObservabilityMiddleware:
+    def __init__(self, get_response):
+        if not (settings.METRICS_ENABLED or settings.ACCESS_LOG_ENABLED):
+            raise MiddlewareNotUsed
+        self.get_response = get_response
+        self.instruments = _instruments() if settings.METRICS_ENABLED else None
+        self.access_log = settings.ACCESS_LOG_ENABLED
+
+    def __call__(self, request):
+        started = perf_counter()
+        response = self.get_response(request)
+        duration = perf_counter() - started
+        route = _route_template(request.resolver_match.route) if request.resolver_match else UNMATCHED_ROUTE
+        if self.instruments:
+            self.instruments.requests.labels(request.method, route, response.status_code).inc()
+            self.instruments.request_seconds.labels(request.method, route).observe(duration)
+        if self.access_log:
+            access_logger.info(
+                json.dumps(
+                    {
+                        "method": request.method,
+                        "route": route,
+                        "status": response.status_code,
+                        "duration_ms": round(duration * 1000, 3),
+                        "bytes": _body_size(response),
+                    },
+                    separators=(",", ":"),
+                )
+            )
+        return response
+
+
+def metrics(request) -> HttpResponse:
+    if not settings.METRICS_ENABLED:
+        raise Http404
+    from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    registry = REGISTRY
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry)
+    return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
+
+
+def time_database_queries(sender, connection, **kwargs) -> None:
+    """`connection_created` receiver: times every statement of the new connection."""
+    if settings.METRICS_ENABLED and _time_statement not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_time_statement)
+
+
+def count_database_error() -> None:
+    if settings.METRICS_ENABLED:
+        _instruments().database_errors.inc()
+
+
+def _time_statement(execute, sql, params, many, context):
+    started = perf_counter()
+    try:
+        return execute(sql, params, many, context)
+    finally:
+        _instruments().query_seconds.observe(perf_counter() - started)
+
+
+class _Instruments:
+    def __init__(self):
+        from prometheus_client import Counter, Histogram
+
+        self.requests = Counter(
+            "mirror_http_requests", "HTTP requests answered", ["method", "route", "status"]
+        )
+        self.request_seconds = Histogram(
+            "mirror_http_request_duration_seconds", "Time to answer a request", ["method", "route"]
+        )
+        self.query_seconds = Histogram(
+            "mirror_database_query_duration_seconds", "Time of a database statement", buckets=DATABASE_QUERY_BUCKETS
+        )
+        self.database_errors = Counter("mirror_database_errors", "Requests a database failure answered 503")
+
+
+@cache
+def _instruments() -> _Instruments:
+    # Created on first use: prometheus_client is imported only when metrics are on, and
+    # reads PROMETHEUS_MULTIPROC_DIR at import.
+    return _Instruments()
+
+
+@cache
+def _route_template(route: str) -> str:
+    from apps.common.pages import readable_route  # pages counts database errors here
+
+    return "/" + readable_route(route.replace("^", ""))
+
+
+def _body_size(response) -> int | None:
+    if response.streaming:
+        length = response.get("Content-Length")
+        return int(length) if length else None
+    return len(response.content)

@@ -1,0 +1,151 @@
+"""Faults under load: the real app server, a burst of concurrent requests on loopback, and
+a PostgreSQL stopped and restarted in the middle of it.
+
+The database is a throwaway embedded cluster of this test's own (never the one the other
+tests use), stopped and started as an operator would. Bounded: at most BURST_MAX_REQUESTS
+requests, and every phase has a time limit.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from apps.common.schema import SCHEMA_SQL
+from apps.common.tests.production_server import PROJECT_DIR
+
+CLIENTS = 6
+BURST_MAX_REQUESTS = 20000
+HEALTHY_SECONDS = 1.5
+RECOVERY_SECONDS = 5
+AFTER_RECOVERY_SECONDS = 1.5
+TARGETS = ("/api/v1/blocks?limit=2", "/api/v1/blocks/1", "/health/readiness")
+UNAVAILABLE = b'{"_status":{"messages":[{"message":"Service unavailable"}]}}'
+NOT_READY = b'{"status": "error", "reason": "database unavailable"}'
+
+
+@dataclass(frozen=True)
+class Exchange:
+    target: str
+    sent_at: float
+    answered_at: float
+    status: int | None
+    body: bytes | str  # the exception's text when no answer came
+
+
+class ThrowawayCluster:
+    def __init__(self):
+        self.data_dir = Path(tempfile.mkdtemp(prefix="mirror-faults-", dir="/tmp")) / "postgres"
+        self.env = {**os.environ, "MIRROR_EMBEDDED_DATA_DIR": str(self.data_dir)}
+        self.url = ""
+
+    def start(self) -> None:
+        code = "from mirror.embedded_postgres import embedded_database_url; print(embedded_database_url())"
+        started = self._run(sys.executable, "-c", code)
+        self.url = started.stdout.strip()
+
+    def stop(self) -> None:
+        self._run(str(PROJECT_DIR / "scripts" / "stop-db"))
+
+    def _run(self, *command: str) -> subprocess.CompletedProcess:
+        done = subprocess.run(command, cwd=PROJECT_DIR, env=self.env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done
+
+
+@pytest.fixture
+def cluster():
+    cluster = ThrowawayCluster()
+    cluster.start()
+    with psycopg.connect(cluster.url, autocommit=True) as connection:
+        connection.execute(SCHEMA_SQL.read_text())
+        connection.execute(
+            "insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start,"
+            " consensus_end, count, digest_algorithm, version, file_hash, index)"
+            " select 'block-' || n, 1, 2, md5(n::text), md5((n - 1)::text), n * 100 - 10, n * 100, 1, 0, 6, '', n"
+            " from generate_series(1, 5) as n"
+        )
+    yield cluster
+    cluster.stop()
+    shutil.rmtree(cluster.data_dir.parent, ignore_errors=True)
+
+
+class Burst:
+    """CLIENTS threads requesting TARGETS in turn until stopped or BURST_MAX_REQUESTS are sent."""
+
+    def __init__(self, server):
+        self.server = server
+        self.exchanges: list[Exchange] = []
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._client, args=(index,)) for index in range(CLIENTS)]
+
+    def __enter__(self) -> "Burst":
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join()
+
+    def _client(self, index: int) -> None:
+        turn = index
+        while not self._stop.is_set() and len(self.exchanges) < BURST_MAX_REQUESTS:
+            target = TARGETS[turn % len(TARGETS)]
+            turn += 1
+            sent_at = time.monotonic()
+            try:
+                answer = self.server.get(target, timeout=10)
+                status, body = answer.status, answer.body
+            except OSError as error:
+                status, body = None, repr(error)
+            self.exchanges.append(Exchange(target, sent_at, time.monotonic(), status, body))
+
+
+def is_normal(exchange: Exchange) -> bool:
+    return exchange.status == 200
+
+
+def is_unavailable(exchange: Exchange) -> bool:
+    expected = NOT_READY if exchange.target == "/health/readiness" else UNAVAILABLE
+    return exchange.status == 503 and exchange.body == expected
+
+
+def test_database_stopped_and_restarted_under_a_burst(cluster, start_production_server):
+    server = start_production_server(cluster.url, MIRROR_WORKERS="2", MIRROR_DB_CONNECT_TIMEOUT="2")
+    assert server.get_when_served("/api/v1/blocks/1").status == 200
+    workers = sorted(server.worker_pids())
+
+    with Burst(server) as burst:
+        time.sleep(HEALTHY_SECONDS)
+        down_from = time.monotonic()
+        cluster.stop()
+        down_until_at_least = time.monotonic()
+        time.sleep(HEALTHY_SECONDS)
+        down_until = time.monotonic()
+        cluster.start()
+        up_from = time.monotonic()
+        time.sleep(RECOVERY_SECONDS + AFTER_RECOVERY_SECONDS)
+
+    exchanges = burst.exchanges
+    assert len(exchanges) < BURST_MAX_REQUESTS, "the burst hit its bound before the test's end"
+    healthy = [e for e in exchanges if e.answered_at < down_from]
+    down = [e for e in exchanges if e.sent_at > down_until_at_least and e.answered_at < down_until]
+    recovered = [e for e in exchanges if e.sent_at > up_from + RECOVERY_SECONDS]
+    assert len(healthy) > 20 and len(down) > 20 and len(recovered) > 20
+    assert [e for e in healthy if not is_normal(e)] == []
+    assert [e for e in down if not is_unavailable(e)] == []
+    assert [e for e in recovered if not is_normal(e)] == []
+    # Around the transitions an answer is either, never a 500 or a dropped connection.
+    assert [e for e in exchanges if not (is_normal(e) or is_unavailable(e))] == []
+    assert server.process.poll() is None
+    assert sorted(server.worker_pids()) == workers

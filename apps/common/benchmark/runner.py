@@ -9,6 +9,7 @@ on an error or Ctrl-C.
 import json
 import math
 import os
+import secrets
 import signal
 import subprocess
 import time
@@ -71,6 +72,8 @@ def our_service(conninfo: str, port: int, workers: int, log: Path) -> Iterator[s
         "DATABASE_URL": _database_url(conninfo),
         "MIRROR_BIND": f"127.0.0.1:{port}",
         "MIRROR_WORKERS": str(workers),
+        # A service on DATABASE_URL refuses to start without a secret; the benchmark's is throwaway.
+        "MIRROR_SECRET_KEY": os.environ.get("MIRROR_SECRET_KEY") or secrets.token_urlsafe(50),
     }
     with log.open("w") as output:
         process = subprocess.Popen(

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/v1/", include("apps.tokens.api.urls")),
     path("api/v1/", include("apps.topics.api.urls")),
     path("api/v1/", include("apps.schedules.api.urls")),
+    path("api/v1/", include("apps.network.api.urls")),
     re_path(r"^api/", route_not_found),
 ]
 

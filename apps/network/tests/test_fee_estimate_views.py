@@ -1,7 +1,9 @@
 """POST /api/v1/network/fees over HTTP, with the schedule and STATE mode's rows in the database."""
 
+from pathlib import Path
+
 import pytest
-from django.db.backends.postgresql.psycopg_any import NumericRange as Range
+from django.core.management import call_command
 from django.test import Client
 from hiero_sdk_python.hapi.services import transaction_pb2
 
@@ -14,16 +16,13 @@ from apps.topics.tests.factories import create_topic
 
 pytestmark = pytest.mark.django_db
 
+DEMO = Path(__file__).resolve().parents[3] / "fixtures" / "demo.json"
 URL = "/api/v1/network/fees"
 PROTOBUF = "application/protobuf"
 SCHEDULE_FILE = 113
 FILE_APPEND, FILE_CREATE, FILE_UPDATE = 16, 17, 19
 T = 1_700_000_000_000_000_000
 PRNG = signed(body(util_prng={"range": 10}))
-CRYPTO_TRANSFER = transaction_pb2.Transaction(
-    signedTransactionBytes=b"\x0a" + bytes([len(body(cryptoTransfer={}).SerializeToString())])
-    + body(cryptoTransfer={}).SerializeToString()
-).SerializeToString()
 
 
 @pytest.fixture
@@ -308,3 +307,10 @@ def test_unrouted_post_is_not_found(client):
     response = client.post("/api/v1/network/fees/estimate", data=PRNG, content_type=PROTOBUF)
     assert response.status_code == 404
     assert response.json() == {"_status": {"messages": [{"message": "Not found"}]}}
+
+
+def test_demo_data_carries_the_genesis_schedule(client):
+    call_command("loadfixtures", "--if-empty", DEMO)
+    rows = FileData.objects.filter(entity_id=SCHEDULE_FILE)
+    assert [bytes(row.file_data) for row in rows] == [genesis_fee_schedule().SerializeToString()]
+    assert post(client, PRNG, "?mode=STATE").json()["total"] == 10000000

@@ -2,7 +2,7 @@
 
 import pytest
 from hiero_sdk_python.hapi.fees import fee_schedule_pb2
-from hiero_sdk_python.hapi.services import basic_types_pb2, transaction_contents_pb2, transaction_pb2
+from hiero_sdk_python.hapi.services import transaction_contents_pb2, transaction_pb2
 
 from apps.common.api.exceptions import DetailedError
 from apps.network.fee_estimation import estimate_fees, high_volume_multiplier, parse_transaction
@@ -59,13 +59,9 @@ def u1_body(memo="test") -> transaction_pb2.TransactionBody:
     return transaction_pb2.TransactionBody(memo=memo, cryptoTransfer={})
 
 
-def signed_only(transaction_body, signatures=0) -> bytes:
-    return signed(transaction_body, signatures)
-
-
 @pytest.mark.parametrize("ledger", [None, Ledger()])
 def test_u1_crypto_transfer_without_signatures(ledger):
-    assert estimate(signed_only(u1_body()), ledger=ledger) == {
+    assert estimate(signed(u1_body(), signatures=0), ledger=ledger) == {
         "high_volume_multiplier": 1,
         "network": {"multiplier": 9, "subtotal": 900000},
         "node": {"base": 100000, "extras": []},
@@ -75,7 +71,7 @@ def test_u1_crypto_transfer_without_signatures(ledger):
 
 
 def test_u2_signatures_over_the_included_one():
-    fees = estimate(signed_only(u1_body(), signatures=2))
+    fees = estimate(signed(u1_body(), signatures=2))
     assert fees["node"]["extras"] == [extra("SIGNATURES", 2, 1, 1, 100000)]
     assert fees["network"]["subtotal"] == 1800000
     assert fees["total"] == 2000000
@@ -105,11 +101,11 @@ def test_u4_submit_message_with_two_signatures():
     assert fees["network"] == {"multiplier": 9, "subtotal": 1800000}
     assert fees["service"] == {"base": 700000, "extras": []}
     assert fees["total"] == 2700000
-    assert estimate(signed_only(u4_body()))["total"] == 1700000
+    assert estimate(signed(u4_body(), signatures=0))["total"] == 1700000
 
 
 def test_u5_submit_message_to_a_topic_with_custom_fees():
-    fees = estimate(signed_only(u4_body()), ledger=Ledger(topics_with_fees=[1]))
+    fees = estimate(signed(u4_body(), signatures=0), ledger=Ledger(topics_with_fees=[1]))
     assert fees["service"]["extras"] == [extra("CONSENSUS_SUBMIT_MESSAGE_WITH_CUSTOM_FEE", 1, 0, 1, 498300000)]
     assert fees["total"] == 500000000
 
@@ -120,7 +116,7 @@ def test_u5_submit_message_to_a_topic_with_custom_fees():
 )
 def test_u5_mirror_variant_with_a_128_byte_message(ledger, total):
     request = transaction_pb2.TransactionBody(consensusSubmitMessage={"topicID": {"topicNum": 1}, "message": b"m" * 128})
-    assert estimate(signed_only(request), ledger=ledger)["total"] == total
+    assert estimate(signed(request, signatures=0), ledger=ledger)["total"] == total
 
 
 def test_u6_token_transfer_costs_10000000_more_with_custom_fees():

@@ -3,13 +3,15 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.db import connection
 
-from apps.common.codecs import MAX_LONG, encode_entity_id
+from apps.common.codecs import MAX_LONG, MAX_NUM, MAX_REALM, MAX_SHARD, encode_entity_id
 from apps.network.models import NetworkStake
+from apps.tokens.models import CustomFee, Token, TokenType
+from apps.topics.models import Topic
 
 __all__ = (
     "EXCHANGE_RATE_FILE",
@@ -236,3 +238,60 @@ def network_nodes(*, criteria: NodeCriteria) -> list[dict]:
         for column in _JSON_COLUMNS:
             row[column] = None if row[column] is None else json.loads(row[column])
     return rows
+
+
+__all__ += (
+    "MirrorFeeState",
+    "TokenFeeState",
+    "token_fee_state",
+    "topic_has_custom_fees",
+)
+
+#
+# Fee estimation (POST /network/fees): the simple fee schedule file and what STATE mode reads.
+#
+
+SIMPLE_FEE_SCHEDULE_FILE_NUM = 113
+FILE_APPEND, FILE_CREATE, FILE_UPDATE = 16, 17, 19
+
+
+def topic_has_custom_fees(*, topic_id: int) -> bool:
+    """Whether the topic exists and charges fixed custom fees."""
+    if not Topic.objects.filter(id=topic_id).exists():
+        return False
+    fixed_fees = CustomFee.objects.filter(entity_id=topic_id).values_list("fixed_fees", flat=True).first()
+    return bool(fixed_fees)
+
+
+class TokenFeeState(NamedTuple):
+    is_nft: bool
+    has_custom_fees: bool
+
+
+def token_fee_state(*, token_id: int) -> TokenFeeState | None:
+    """None for an unknown token."""
+    token_type = Token.objects.filter(token_id=token_id).values_list("type", flat=True).first()
+    if token_type is None:
+        return None
+    fees = CustomFee.objects.filter(entity_id=token_id).values("fixed_fees", "fractional_fees", "royalty_fees").first()
+    fee_count = sum(len(fees[kind] or ()) for kind in fees) if fees else 0
+    return TokenFeeState(is_nft=token_type == TokenType.NON_FUNGIBLE_UNIQUE, has_custom_fees=fee_count > 0)
+
+
+class MirrorFeeState:
+    """The ledger of STATE mode estimates: topics and tokens named by their protobuf ids
+    (an id no entity can have names nothing)."""
+
+    def topic_has_custom_fees(self, topic_id) -> bool:
+        entity_id = _entity_id(topic_id.shardNum, topic_id.realmNum, topic_id.topicNum)
+        return entity_id is not None and topic_has_custom_fees(topic_id=entity_id)
+
+    def token(self, token_id) -> TokenFeeState | None:
+        entity_id = _entity_id(token_id.shardNum, token_id.realmNum, token_id.tokenNum)
+        return None if entity_id is None else token_fee_state(token_id=entity_id)
+
+
+def _entity_id(shard: int, realm: int, num: int) -> int | None:
+    if 0 <= shard <= MAX_SHARD and 0 <= realm <= MAX_REALM and 0 <= num <= MAX_NUM:
+        return encode_entity_id(shard, realm, num)
+    return None

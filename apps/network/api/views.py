@@ -1,10 +1,14 @@
+import re
+
 from django.http import HttpResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import viewsets
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from apps.common.api.exceptions import DetailedError
 from apps.common.codecs import MAX_LONG
-from apps.common.java import JavaQuery, java_next_link
+from apps.common.java import JavaQuery, bad_request, conversion_error, java_next_link
 from apps.network import selectors
 from apps.network.api import serializers
 from apps.network.filtersets import node_criteria, supply_type, timestamp_bound, timestamp_comparisons
@@ -92,3 +96,115 @@ class NetworkViewSet(viewsets.ViewSet):
             if next_link:
                 response["Link"] = f'<{next_link}>; rel="next"'
         return response
+
+
+#
+# POST /network/fees: fee estimation of a protobuf HAPI transaction (FEES.md)
+#
+
+FEE_ESTIMATE_MEDIA_TYPES = frozenset({"application/protobuf", "application/x-protobuf"})
+FEE_ESTIMATE_MAX_BODY = 1024 * 1024
+FEE_ESTIMATE_CACHE_CONTROL = "public, max-age=60"
+FEE_ESTIMATE_MODES = ("INTRINSIC", "STATE")
+MAX_HIGH_VOLUME_THROTTLE = 10_000
+_JAVA_INT = re.compile(r"[+-]?[0-9]+")
+_JAVA_HEX_INT = re.compile(r"([+-]?)(?:0[xX]|#)([0-9a-fA-F]+)")
+
+
+class FeeEstimateView(APIView):
+    """POST only; the GET of the same path (the fee schedule) is another view."""
+
+    def post(self, request):
+        body = _request_body(request)
+        query = JavaQuery(request.META.get("QUERY_STRING", ""))
+        state_mode = _estimate_mode(query.single("mode")) == "STATE"
+        throttle = _java_int(query.single("high_volume_throttle"), "high_volume_throttle")
+        if throttle < 0:
+            raise bad_request("highVolumeThrottle must be greater than or equal to 0")
+        if throttle > MAX_HIGH_VOLUME_THROTTLE:
+            raise bad_request(f"highVolumeThrottle must be less than or equal to {MAX_HIGH_VOLUME_THROTTLE}")
+        # Imported on the first estimate: the SDK's import is slow and no other route needs it.
+        from apps.network.fee_estimation import estimate_fees, parse_transaction
+        from apps.network.fee_schedule import current_simple_fee_schedule
+        from apps.network.selectors import MirrorFeeState
+
+        transaction = parse_transaction(body)
+        estimate = estimate_fees(
+            current_simple_fee_schedule(),
+            transaction,
+            ledger=MirrorFeeState() if state_mode else None,
+            high_volume_throttle=throttle,
+        )
+        return Response(estimate, headers={"Cache-Control": FEE_ESTIMATE_CACHE_CONTROL})
+
+
+def _request_body(request) -> bytes:
+    content_type = request.META.get("CONTENT_TYPE", "")
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    if media_type not in FEE_ESTIMATE_MEDIA_TYPES:
+        raise DetailedError(415, f"Content-Type '{_spring_media_type(content_type)}' is not supported")
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > FEE_ESTIMATE_MAX_BODY:
+        raise DetailedError(413, f"Request body exceeds {FEE_ESTIMATE_MAX_BODY} bytes")
+    body = request.body
+    if not body:
+        raise bad_request("Failed to read request")
+    return body
+
+
+def _spring_media_type(content_type: str) -> str:
+    """The media type as Spring prints it: type/subtype lower-cased, `;name=value` parameters."""
+    if not content_type.strip():
+        return "application/octet-stream"
+    media_type, *parameters = (part.strip() for part in content_type.split(";"))
+    printed = [media_type.lower()]
+    for parameter in parameters:
+        name, equals, value = parameter.partition("=")
+        if equals:
+            printed.append(f"{name.strip()}={value.strip()}")
+    return ";".join(printed)
+
+
+def _estimate_mode(text: str | None) -> str:
+    """As Spring's lenient enum binding reads it: the exact name, or the same letters and
+    digits in any case (`state`, `S-t_ate`)."""
+    if text is None or not text.strip():
+        return "INTRINSIC"
+    text = text.strip()
+    if text in FEE_ESTIMATE_MODES:
+        return text
+    letters = "".join(character for character in text if character.isalnum()).lower()
+    for mode in FEE_ESTIMATE_MODES:
+        if mode.lower() == letters:
+            return mode
+    raise conversion_error("mode")
+
+
+def _java_int(text: str | None, name: str) -> int:
+    """A Java int as Spring converts it: whitespace anywhere ignored, decimal or `0x`/`#` hex."""
+    if text is None:
+        return 0
+    text = "".join(text.split())
+    if hex_match := _JAVA_HEX_INT.fullmatch(text):
+        value = int(hex_match[2], 16) * (-1 if hex_match[1] == "-" else 1)
+    elif _JAVA_INT.fullmatch(text):
+        value = int(text)
+    else:
+        raise conversion_error(name)
+    if not -(1 << 31) <= value < 1 << 31:
+        raise conversion_error(name)
+    return value
+
+
+_fee_gas_prices = NetworkViewSet.as_view({"get": "fees"})
+_fee_estimate = FeeEstimateView.as_view()
+
+
+@csrf_exempt
+def network_fees(request, *args, **kwargs):
+    """`/network/fees` answers two methods with two views, as the upstream does."""
+    view = _fee_estimate if request.method == "POST" else _fee_gas_prices
+    return view(request, *args, **kwargs)

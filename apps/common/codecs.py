@@ -200,6 +200,12 @@ def to_base64(data: bytes | None) -> str | None:
     return None if data is None else base64.b64encode(bytes(data)).decode("ascii")
 
 
+def to_sql_base64(data: bytes | None) -> str | None:
+    """Base64 as PostgreSQL's `encode(data, 'base64')` writes it, a line break after every
+    76 characters: the upstream renders some columns (schedule signatures) through it."""
+    return None if data is None else base64.encodebytes(bytes(data)).decode("ascii").rstrip("\n")
+
+
 _ED25519_KEY = re.compile(r"^(?:1220|32240a221220|2a28080112240a221220)([0-9a-f]{64})$")
 _ECDSA_KEY = re.compile(r"^(?:3a21|32250a233a21|2a29080112250a233a21)([0-9a-f]{66})$")
 # An empty KeyList: the entity was made immutable.

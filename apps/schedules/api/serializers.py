@@ -1,6 +1,6 @@
 from rest_framework import serializers
 
-from apps.common.codecs import encode_key, format_entity_id, format_timestamp, to_base64
+from apps.common.codecs import encode_key, format_entity_id, format_timestamp, to_base64, to_sql_base64
 
 __all__ = ("ScheduleSerializer",)
 
@@ -24,8 +24,8 @@ class ScheduleSerializer(serializers.BaseSerializer):
             "signatures": [
                 {
                     "consensus_timestamp": format_timestamp(signature["consensus_timestamp"]),
-                    "public_key_prefix": to_base64(signature["public_key_prefix"]),
-                    "signature": to_base64(signature["signature"]),
+                    "public_key_prefix": to_sql_base64(signature["public_key_prefix"]),
+                    "signature": to_sql_base64(signature["signature"]),
                     "type": SIGNATURE_TYPES.get(signature["type"], "UNKNOWN"),
                 }
                 for signature in schedule["signatures"]

@@ -201,14 +201,17 @@ def to_base64(data: bytes | None) -> str | None:
 
 
 def to_sql_base64(data: bytes | None) -> str | None:
-    """Base64 as PostgreSQL's `encode(data, 'base64')` writes it: a line break after every
-    76 characters (the last one too when the text fills its line). The upstream renders some
-    columns (schedule signatures) through it."""
+    """Base64 as PostgreSQL's `encode(data, 'base64')` writes it: a line break after each
+    76 characters encoding whole 3-byte groups, none after the padded last group. The
+    upstream renders some columns (schedule signatures) through it."""
     if data is None:
         return None
-    text = base64.b64encode(bytes(data)).decode("ascii")
-    wrapped = "\n".join(text[start : start + 76] for start in range(0, len(text), 76))
-    return wrapped + "\n" if text and len(text) % 76 == 0 else wrapped
+    data = bytes(data)
+    whole = len(data) - len(data) % 3
+    text = base64.b64encode(data[:whole]).decode("ascii")
+    lines = (text[start : start + 76] for start in range(0, len(text), 76))
+    wrapped = "".join(line + "\n" if len(line) == 76 else line for line in lines)
+    return wrapped + base64.b64encode(data[whole:]).decode("ascii")
 
 
 _ED25519_KEY = re.compile(r"^(?:1220|32240a221220|2a28080112240a221220)([0-9a-f]{64})$")

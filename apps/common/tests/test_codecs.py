@@ -407,7 +407,7 @@ def test_base32_alias_with_spare_bits_set_decodes_only_leniently():
 def test_sql_base64_breaks_lines_as_postgresql_does():
     from apps.common.codecs import to_sql_base64
 
-    assert to_sql_base64(bytes(56)) == "A" * 74 + "=="
+    assert to_sql_base64(bytes(56)) == "A" * 75 + "="
     assert to_sql_base64(bytes(57)) == "A" * 76 + "\n"
     assert to_sql_base64(bytes(64)) == "A" * 76 + "\n" + "A" * 10 + "=="
     assert to_sql_base64(b"") == ""

@@ -94,8 +94,8 @@ _PARAMETER_SCHEMAS: dict[str, Schema] = {
     "order": {"type": "string", "enum": ["asc", "desc"]},
 }
 
-# Detail actions: their path names one row, which may be absent.
-_DETAIL_ACTIONS = frozenset({"retrieve"})
+# Actions answering one object, on views that do not say (`MirrorViewSet.detail_actions`).
+_DETAIL_ACTIONS = ("retrieve",)
 
 
 def api_paths_without_optional_slash(endpoints):
@@ -106,19 +106,28 @@ def api_paths_without_optional_slash(endpoints):
 
 class MirrorAutoSchema(AutoSchema):
     def get_override_parameters(self):
-        filterset_class = self._filterset_class()
-        if filterset_class is None:
-            return super().get_override_parameters()
         return [
             OpenApiParameter(name, type=_PARAMETER_SCHEMAS.get(name, string()), location=OpenApiParameter.QUERY)
-            for name in filterset_class.get_filters()
+            for name in self._query_parameter_names()
         ]
 
-    def _filterset_class(self):
-        action = getattr(self.view, "action", None)
-        if action == "list":
-            return getattr(self.view, "filterset_class", None)
-        return getattr(self.view, "detail_filterset_class", None)
+    def _query_parameter_names(self):
+        """A route reading its query without a FilterSet declares the names it reads in
+        `query_parameters` (action -> names); the others take their FilterSet's."""
+        declared = getattr(self.view, "query_parameters", {})
+        if self._action in declared:
+            return declared[self._action]
+        name = "detail_filterset_class" if self._is_detail else "filterset_class"
+        filterset_class = getattr(self.view, name, None)
+        return filterset_class.get_filters() if filterset_class else ()
+
+    @property
+    def _action(self) -> str | None:
+        return getattr(self.view, "action", None)
+
+    @property
+    def _is_detail(self) -> bool:
+        return self._action in getattr(self.view, "detail_actions", _DETAIL_ACTIONS)
 
     def _get_filter_parameters(self):
         # Our FilterSets are declared as override parameters above, not through filter backends.
@@ -132,18 +141,17 @@ class MirrorAutoSchema(AutoSchema):
 
     def _get_response_bodies(self, direction="response"):
         self._register_components()
-        action = getattr(self.view, "action", None)
-        responses = {"200": self._json_response(self._success_schema(action), "The answer")}
+        responses = {"200": self._json_response(self._success_schema(), "The answer")}
         responses["400"] = self._json_response(ref("Error"), "Invalid parameter")
-        if action in _DETAIL_ACTIONS or self.path_regex.count("(?P<"):
+        if self._is_detail or "(?P<" in self.path_regex:
             responses["404"] = self._json_response(ref("Error"), "Not found")
         return responses
 
-    def _success_schema(self, action) -> Schema:
+    def _success_schema(self) -> Schema:
         item = getattr(self.view, "schema_item", None)
         item_schema = ref(item) if item else {"type": "object"}
         results_key = getattr(self.view, "results_key", None)
-        if action == "list" and results_key:
+        if results_key and not self._is_detail:
             return obj(**{results_key: array(item_schema), "links": ref("Links")})
         return item_schema
 

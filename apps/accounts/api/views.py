@@ -234,6 +234,7 @@ class NftAllowanceViewSet(JavaAccountListViewSet):
     serializer_class = NftAllowanceSerializer
     results_key = "allowances"
     paged_params = ("account.id", "token.id")
+    query_parameters = {"list": ("account.id", "limit", "order", "owner", "token.id")}
 
     def list(self, request, id):
         return self.java_list(
@@ -290,7 +291,9 @@ class TokenAirdropViewSet(JavaAccountListViewSet):
 
 class OutstandingAirdropViewSet(TokenAirdropViewSet):
     outstanding = True
+    query_parameters = {"list": ("limit", "order", "receiver.id", "serialnumber", "token.id")}
 
 
 class PendingAirdropViewSet(TokenAirdropViewSet):
     outstanding = False
+    query_parameters = {"list": ("limit", "order", "sender.id", "serialnumber", "token.id")}

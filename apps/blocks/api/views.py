@@ -1,6 +1,7 @@
 from rest_framework.response import Response
 
 from apps.blocks import selectors
+from apps.blocks.api import schema  # noqa: F401  (registers the Block schema)
 from apps.blocks.api.serializers import BlockSerializer
 from apps.blocks.filtersets import BlockFilterSet, parse_block_number
 from apps.common.api.exceptions import NotFound
@@ -12,6 +13,7 @@ class BlockViewSet(MirrorViewSet):
     filterset_class = BlockFilterSet
     serializer_class = BlockSerializer
     results_key = "blocks"
+    schema_item = "Block"
     pagination_anchors = (Anchor("block.number", "index", parse=parse_block_number),)
     cache_control = {"retrieve": "public, max-age=600"}
     lookup_url_kwarg = "hash_or_number"

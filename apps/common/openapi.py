@@ -11,6 +11,7 @@ to read. `MirrorAutoSchema` reads instead what each route declares:
 Component names follow the upstream's document, so clients' generated models keep theirs.
 """
 
+import re
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema
@@ -128,6 +129,21 @@ class MirrorAutoSchema(AutoSchema):
     @property
     def _is_detail(self) -> bool:
         return self._action in getattr(self.view, "detail_actions", _DETAIL_ACTIONS)
+
+    def get_operation_id(self):
+        """From the method and the whole path: `getApiV1BlocksByHashOrNumber`; routes sharing
+        an action name (`retrieve`) stay distinct."""
+        words = [self.method.lower()]
+        for segment in re.split(r"[/.\-]", self.path):
+            if segment.startswith("{"):
+                words += ["by", segment.strip("{}")]
+            elif segment:
+                words.append(segment)
+        return words[0] + "".join(word[0].upper() + word[1:] for word in words[1:])
+
+    def _get_serializer(self):
+        # Answers are row dicts; their schemas are declared, not introspected.
+        return None
 
     def _get_filter_parameters(self):
         # Our FilterSets are declared as override parameters above, not through filter backends.

@@ -46,6 +46,22 @@ def resolve(document: dict, node: dict) -> dict:
     return node
 
 
+def test_swagger_ui_is_served_from_our_static_files(client):
+    page = client.get("/api/v1/docs")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "/api/v1/docs/openapi.yml" in html
+    scripts = re.findall(r'src="([^"]+)"', html)
+    assert scripts and all(src.startswith("/static/drf_spectacular_sidecar/") for src in scripts)
+    assert client.get(scripts[0]).status_code == 200
+
+
+def test_the_landing_page_links_the_docs(client):
+    html = client.get("/").content.decode()
+    assert 'href="/api/v1/docs"' in html
+    assert 'href="/api/v1/docs/openapi.yml"' in html
+
+
 def test_the_document_is_openapi_3_1(document):
     assert document["openapi"] == "3.1.0"
     assert document["info"]["title"] == settings.SPECTACULAR_SETTINGS["TITLE"]

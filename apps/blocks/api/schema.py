@@ -8,7 +8,7 @@ register_schemas(
         gas_used=nullable(integer("int64", minimum=0)),
         hapi_version=nullable(string()),
         hash=string(),
-        logs_bloom=nullable(string(pattern=r"^0x[0-9a-fA-F]{512}$")),
+        logs_bloom=nullable(string(pattern=r"^0x([0-9a-fA-F]{512})?$")),  # "0x" when empty
         name=string(),
         number=integer(minimum=0),
         previous_hash=string(),

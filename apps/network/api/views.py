@@ -40,6 +40,8 @@ class NetworkViewSet(viewsets.ViewSet):
         "stake": (),
         "supply": ("q", "timestamp"),
     }
+    # The routes answering one object, absent (404) when its file or row is missing.
+    detail_actions = ("exchangerate", "fees", "stake", "supply")
 
     def exchangerate(self, request):
         query = JavaQuery(request.META.get("QUERY_STRING", ""))

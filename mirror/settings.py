@@ -259,6 +259,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "PREPROCESSING_HOOKS": ["apps.common.openapi.api_paths_without_optional_slash"],
+    # Enums stay inline, where our schemas declare them.
+    "POSTPROCESSING_HOOKS": [],
     "CAMELIZE_NAMES": True,
     # `check --deploy` stays about settings; `test_openapi` generates the document.
     "ENABLE_DJANGO_DEPLOY_CHECK": False,

@@ -5,8 +5,8 @@ to read. `MirrorAutoSchema` reads instead what each route declares:
 - query parameters: the names of its FilterSet's filters (`limit` and `order` included);
 - the list envelope `{<results_key>: [<item>], links: Links}` from the viewset's
   `results_key` and `schema_item`, the name of a component schema its app declares in
-  `apps/<domain>/api/schema.py` with the small builders below (`SCHEMAS`, registered
-  once by `register_schemas`);
+  `apps/<domain>/api/schema.py` (found by autodiscovery) with `register_schemas` and the
+  small builders below;
 - every error answer as the `Error` envelope (400 on every route, 404 on detail routes).
 Component names follow the upstream's document, so clients' generated models keep theirs.
 """
@@ -14,6 +14,7 @@ Component names follow the upstream's document, so clients' generated models kee
 import re
 from typing import Any
 
+from django.utils.module_loading import autodiscover_modules
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiParameter
@@ -22,6 +23,7 @@ __all__ = (
     "MirrorAutoSchema",
     "api_paths_without_optional_slash",
     "array",
+    "boolean",
     "integer",
     "nullable",
     "obj",
@@ -80,6 +82,7 @@ register_schemas(
     EntityId=nullable(ENTITY_ID),
     TimestampRange=obj(**{"from": ref("Timestamp"), "to": ref("TimestampNullable")}),
     Links=obj(next=nullable(string())),
+    Key=nullable(obj(_type=string(enum=["ECDSA_SECP256K1", "ED25519", "ProtobufEncoded"]), key=string())),
     Error=obj(
         _status=obj(
             messages=array(
@@ -176,6 +179,7 @@ class MirrorAutoSchema(AutoSchema):
         return {"description": description, "content": {"application/json": {"schema": schema}}}
 
     def _register_components(self) -> None:
+        autodiscover_modules("api.schema")
         for name, schema in SCHEMAS.items():
             self.registry.register_on_missing(
                 ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name, schema=schema)

@@ -1,7 +1,6 @@
 from rest_framework.response import Response
 
 from apps.blocks import selectors
-from apps.blocks.api import schema  # noqa: F401  (registers the Block schema)
 from apps.blocks.api.serializers import BlockSerializer
 from apps.blocks.filtersets import BlockFilterSet, parse_block_number
 from apps.common.api.exceptions import NotFound

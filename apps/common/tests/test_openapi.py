@@ -131,7 +131,7 @@ def test_our_paths_take_the_reference_parameters(document, reference):
 def test_our_component_schemas_have_the_reference_properties_and_types(document, reference):
     theirs = reference["components"]["schemas"]
     shared = sorted(set(document["components"]["schemas"]) & set(theirs))
-    assert {"AccountBalance", "Block", "Error", "Key", "Links", "Nft", "Schedule", "TimestampRange"} <= set(shared)
+    assert {"AccountBalance", "Block", "Error", "Key", "Links", "Nft", "Schedule", "TimestampRange", "TopicMessage"} <= set(shared)
     for name in shared:
         assert shape(document, document["components"]["schemas"][name]) == shape(reference, theirs[name]), name
 

@@ -153,9 +153,11 @@ class MirrorAutoSchema(AutoSchema):
         return []
 
     def _get_paginator(self):
+        # Paging is `limit` plus `links.next`, documented with each route's parameters and envelope.
         return None
 
     def _get_request_body(self, direction="request"):
+        # Every documented operation is a GET.
         return None
 
     def _get_response_bodies(self, direction="response"):

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from apps.common.api.views import route_not_found
 from apps.common.health import liveness, readiness
@@ -14,6 +15,8 @@ urlpatterns = [
     path("health/liveness", liveness, name="liveness"),
     path("health/readiness", readiness, name="readiness"),
     path("metrics", metrics, name="metrics"),
+    path("api/v1/docs/openapi.yml", SpectacularAPIView.as_view(), name="openapi"),
+    path("api/v1/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
     path("api/v1/", include("apps.blocks.api.urls")),
     path("", include("apps.status.api.urls")),
     path("api/v1/", include("apps.transactions.api.urls")),

@@ -26,7 +26,7 @@ UPSTREAM_OPENAPI_URL = "https://github.com/hiero-ledger/hiero-mirror-node/blob/m
 STATUS_API_NAMESPACE = "status-api"
 OUTAGE_RETRY_AFTER_SECONDS = 30
 
-_NAMED_GROUP = re.compile(r"\(\?P<(\w+)>[^)]*\)")
+_NAMED_GROUP_START = re.compile(r"\(\?P<(\w+)>")
 
 
 def api_routes() -> dict[str, list[str]]:
@@ -49,7 +49,18 @@ def _walk(patterns, prefix: str, namespace: str | None) -> Iterator[tuple[str, s
 
 
 def readable_route(route: str) -> str:
-    return _NAMED_GROUP.sub(r"{\1}", route).removesuffix("$").removesuffix("/?")
+    return _named_groups_as_placeholders(route).removesuffix("$").removesuffix("/?")
+
+
+def _named_groups_as_placeholders(route: str) -> str:
+    """Each `(?P<name>...)` as `{name}`, whatever groups it nests."""
+    while match := _NAMED_GROUP_START.search(route):
+        depth, end = 1, match.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(route[end], 0) if route[end - 1] != "\\" else 0
+            end += 1
+        route = f"{route[: match.start()]}{{{match[1]}}}{route[end:]}"
+    return route
 
 
 def landing(request):

@@ -54,6 +54,7 @@ class BalanceViewSet(MirrorViewSet):
     filterset_class = BalanceFilterSet
     serializer_class = BalanceSerializer
     results_key = "balances"
+    schema_item = "AccountBalance"
     pagination_anchors = (Anchor("account.id", "account_id", format=_format_account, parse=_parse_account),)
 
     def get_queryset(self):
@@ -138,6 +139,7 @@ class AccountNftViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):
     filterset_class = AccountNftFilterSet
     serializer_class = NftSerializer
     results_key = "nfts"
+    schema_item = "Nft"
     anchor_codecs = (ID_CODEC, (str, int))
 
     def get_queryset(self):
@@ -234,6 +236,7 @@ class NftAllowanceViewSet(JavaAccountListViewSet):
     serializer_class = NftAllowanceSerializer
     results_key = "allowances"
     paged_params = ("account.id", "token.id")
+    query_parameters = {"list": ("account.id", "limit", "order", "owner", "token.id")}
 
     def list(self, request, id):
         return self.java_list(
@@ -290,7 +293,9 @@ class TokenAirdropViewSet(JavaAccountListViewSet):
 
 class OutstandingAirdropViewSet(TokenAirdropViewSet):
     outstanding = True
+    query_parameters = {"list": ("limit", "order", "receiver.id", "serialnumber", "token.id")}
 
 
 class PendingAirdropViewSet(TokenAirdropViewSet):
     outstanding = False
+    query_parameters = {"list": ("limit", "order", "sender.id", "serialnumber", "token.id")}

@@ -29,6 +29,10 @@ class MirrorViewSet(viewsets.GenericViewSet):
     filterset_class: type[ListFilterSet]
     detail_filterset_class: type[QueryFilterSet] = QueryFilterSet
     results_key: str
+    # For our OpenAPI document (see `apps.common.openapi`): the component schema of one
+    # result, and the actions answering one object rather than a list.
+    schema_item: str | None = None
+    detail_actions: Sequence[str] = ("retrieve",)
     pagination_anchors: Sequence[Anchor] = ()
     # action name -> Cache-Control of its successful answers
     cache_control: dict[str, str] = {}

@@ -253,6 +253,9 @@ class ContractResultByTransactionViewSet(ContractResultViewSet):
     filterset_class = ContractActionFilterSet
     results_key = "actions"
     pagination_anchors = (Anchor("index", "index"),)
+    detail_actions = ("retrieve", "opcodes")
+    # Opcode traces are not served yet (always 404): the route reads no parameter.
+    query_parameters = {"opcodes": ()}
     cache_control = {"retrieve": "public, max-age=600", "actions": "public, max-age=600"}
 
     def get_queryset(self):

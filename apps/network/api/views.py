@@ -36,6 +36,17 @@ def system_file(file_num: int, bound, parse) -> selectors.SystemFile:
 class NetworkViewSet(viewsets.ViewSet):
     """Errors as the Java service words them; every answer cached for a minute."""
 
+    # What each route reads from its query, for our OpenAPI document.
+    query_parameters = {
+        "exchangerate": ("timestamp",),
+        "fees": ("order", "timestamp"),
+        "nodes": ("file.id", "limit", "node.id", "order"),
+        "stake": (),
+        "supply": ("q", "timestamp"),
+    }
+    # The routes answering one object, absent (404) when its file or row is missing.
+    detail_actions = ("exchangerate", "fees", "stake", "supply")
+
     def exchangerate(self, request):
         query = JavaQuery(request.META.get("QUERY_STRING", ""))
         bound = timestamp_bound(query, timestamp_comparisons(query))

@@ -1,0 +1,18 @@
+"""The component schemas of the block routes, for our OpenAPI document (`apps.common.openapi`)."""
+
+from apps.common.openapi import integer, nullable, obj, ref, register_schemas, string
+
+register_schemas(
+    Block=obj(
+        count=integer(minimum=0),
+        gas_used=nullable(integer("int64", minimum=0)),
+        hapi_version=nullable(string()),
+        hash=string(),
+        logs_bloom=nullable(string(pattern=r"^0x([0-9a-fA-F]{512})?$")),  # "0x" when empty
+        name=string(),
+        number=integer(minimum=0),
+        previous_hash=string(),
+        size=nullable(integer()),
+        timestamp=ref("TimestampRange"),
+    ),
+)

@@ -1,12 +1,17 @@
 from django.urls import re_path
 
-from apps.network.api.views import NetworkViewSet, network_fees
+from apps.network.api.views import NetworkViewSet
 
 app_name = "network-api"
 
+# `network/fees` answers GET (gas prices from the fee schedule) and POST (fee estimation).
+METHODS = {"fees": {"get": "fees", "post": "estimate_fee"}}
+
 urlpatterns = [
-    re_path(rf"^network/{action}/?$", NetworkViewSet.as_view({"get": action}), name=f"network-{action}")
-    for action in ("exchangerate", "nodes", "stake", "supply")
+    re_path(
+        rf"^network/{action}/?$",
+        NetworkViewSet.as_view(METHODS.get(action, {"get": action})),
+        name=f"network-{action}",
+    )
+    for action in ("exchangerate", "fees", "nodes", "stake", "supply")
 ]
-# GET: gas prices from the fee schedule; POST: fee estimation of a transaction.
-urlpatterns.append(re_path(r"^network/fees/?$", network_fees, name="network-fees"))

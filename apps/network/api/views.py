@@ -1,7 +1,6 @@
 import re
 
 from django.http import HttpResponse
-from django.views.decorators.csrf import csrf_exempt
 from rest_framework import viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -46,6 +45,11 @@ class NetworkViewSet(viewsets.ViewSet):
     }
     # The routes answering one object, absent (404) when its file or row is missing.
     detail_actions = ("exchangerate", "fees", "stake", "supply")
+
+    def estimate_fee(self, request):
+        """POST `/network/fees`: the fee estimation view answers, on the same route as the
+        gas prices of GET."""
+        return _estimate_fee(request._request)
 
     def exchangerate(self, request):
         query = JavaQuery(request.META.get("QUERY_STRING", ""))
@@ -210,12 +214,4 @@ def _java_int(text: str | None, name: str) -> int:
     return value
 
 
-_fee_gas_prices = NetworkViewSet.as_view({"get": "fees"})
-_fee_estimate = FeeEstimateView.as_view()
-
-
-@csrf_exempt
-def network_fees(request, *args, **kwargs):
-    """`/network/fees` answers two methods with two views, as the upstream does."""
-    view = _fee_estimate if request.method == "POST" else _fee_gas_prices
-    return view(request, *args, **kwargs)
+_estimate_fee = FeeEstimateView.as_view()

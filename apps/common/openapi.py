@@ -12,6 +12,7 @@ Component names follow the upstream's document, so clients' generated models kee
 """
 
 import re
+from http import HTTPStatus
 from typing import Any
 
 from django.utils.module_loading import autodiscover_modules
@@ -157,8 +158,12 @@ class MirrorAutoSchema(AutoSchema):
         return None
 
     def _get_request_body(self, direction="request"):
-        # Every documented operation is a GET.
-        return None
+        # Only an action that declares its body's media types takes one (as raw bytes).
+        media_types = getattr(self.view, "request_media_types", {}).get(self._action)
+        if not media_types:
+            return None
+        binary = {"schema": {"type": "string", "format": "binary"}}
+        return {"required": True, "content": {media_type: binary for media_type in media_types}}
 
     def _get_response_bodies(self, direction="response"):
         self._register_components()
@@ -166,6 +171,8 @@ class MirrorAutoSchema(AutoSchema):
         responses["400"] = self._json_response(ref("Error"), "Invalid parameter")
         if self._is_detail or "(?P<" in self.path_regex:
             responses["404"] = self._json_response(ref("Error"), "Not found")
+        for status in getattr(self.view, "error_statuses", {}).get(self._action, ()):
+            responses[str(status)] = self._json_response(ref("Error"), HTTPStatus(status).phrase)
         return responses
 
     def _success_schema(self) -> Schema:

@@ -45,6 +45,9 @@ class NetworkViewSet(viewsets.ViewSet):
     }
     # The routes answering one object, absent (404) when its file or row is missing.
     detail_actions = ("exchangerate", "fees", "stake", "supply")
+    # The fee estimate's body and its other refusals, for our OpenAPI document.
+    request_media_types = {"estimate_fee": ("application/protobuf", "application/x-protobuf")}
+    error_statuses = {"estimate_fee": (404, 413, 415)}
 
     def estimate_fee(self, request):
         """POST `/network/fees`: the fee estimation view answers, on the same route as the
@@ -117,7 +120,7 @@ class NetworkViewSet(viewsets.ViewSet):
 # POST /network/fees: fee estimation of a protobuf HAPI transaction (FEES.md)
 #
 
-FEE_ESTIMATE_MEDIA_TYPES = frozenset({"application/protobuf", "application/x-protobuf"})
+FEE_ESTIMATE_MEDIA_TYPES = frozenset(NetworkViewSet.request_media_types["estimate_fee"])
 FEE_ESTIMATE_MAX_BODY = 1024 * 1024
 FEE_ESTIMATE_CACHE_CONTROL = "public, max-age=60"
 FEE_ESTIMATE_MODES = ("INTRINSIC", "STATE")

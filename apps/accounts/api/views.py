@@ -31,7 +31,7 @@ from apps.accounts.filtersets import (
 from apps.accounts.models import AccountBalance, Entity
 from apps.common import clock
 from apps.common.api.exceptions import DetailedError, NotFound
-from apps.common.api.views import MirrorViewSet
+from apps.common.api.views import MirrorViewSet, newest_timestamp_envelope
 from apps.common.codecs import decode_entity_id, format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
 from apps.common.java import JavaQuery, java_next_link
 from apps.common.java import conversion_error as java_conversion_error
@@ -64,9 +64,7 @@ class BalanceViewSet(MirrorViewSet):
         return selectors.balance_list(criteria=filterset.list_filter(), now=clock.now_ns())
 
     def list_envelope(self, rows):
-        # The newest balance on the page: the snapshot's, or the latest current balance's.
-        timestamps = [row["consensus_timestamp"] for row in rows if row["consensus_timestamp"] is not None]
-        return {"timestamp": format_timestamp(max(timestamps)) if timestamps else None}
+        return newest_timestamp_envelope(rows)
 
 
 class AccountViewSet(MirrorViewSet):

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 
 from apps.common import list_cache as cache
 from apps.common.api.exceptions import NotFound, error_response
+from apps.common.codecs import format_timestamp
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.common.pagination import Anchor, next_link
 from apps.common.query import parse_query_string
@@ -107,6 +108,13 @@ class MirrorViewSet(viewsets.GenericViewSet):
 
 # Exempt: an unrouted POST is a 404 envelope, never Django's HTML CSRF page.
 @csrf_exempt
+def newest_timestamp_envelope(rows: list) -> dict:
+    """The balance routes' `timestamp`: the newest of the page's rows (a snapshot's, or the
+    latest current balance's), null for none."""
+    timestamps = [row["consensus_timestamp"] for row in rows if row["consensus_timestamp"] is not None]
+    return {"timestamp": format_timestamp(max(timestamps)) if timestamps else None}
+
+
 def route_not_found(request, *args, **kwargs):
     return error_response(NotFound())
 

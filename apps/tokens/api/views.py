@@ -5,7 +5,7 @@ from rest_framework.response import Response
 
 from apps.common import clock
 from apps.common.api.exceptions import InvalidArgument, NotFound, error_response
-from apps.common.api.views import MirrorViewSet
+from apps.common.api.views import MirrorViewSet, newest_timestamp_envelope
 from apps.common.codecs import format_entity_id, format_timestamp, parse_positive_long, parse_timestamp
 from apps.common.pagination import Anchor
 from apps.common.query import parse_query_string
@@ -84,9 +84,7 @@ class TokenBalanceViewSet(MirrorViewSet):
         return selectors.token_balance_list(criteria=filterset.list_filter(token), now=clock.now_ns())
 
     def list_envelope(self, rows):
-        # The newest balance on the page: the snapshot's, or the latest current balance's.
-        timestamps = [row["consensus_timestamp"] for row in rows if row["consensus_timestamp"] is not None]
-        return {"timestamp": format_timestamp(max(timestamps)) if timestamps else None}
+        return newest_timestamp_envelope(rows)
 
 
 class NftViewSet(MirrorViewSet):

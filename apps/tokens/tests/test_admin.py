@@ -1,5 +1,4 @@
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
 from apps.tokens.tests.factories import T, create_nft, create_nft_history, create_token
@@ -8,14 +7,6 @@ from apps.transactions.tests.factories import create_transaction
 pytestmark = pytest.mark.django_db
 
 CHANGELIST = "/admin/tokens/token/"
-
-
-@pytest.fixture
-def admin_client():
-    user = User.objects.create_superuser("admin", "admin@example.com", "secret")
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -1,8 +1,6 @@
 import base64
 
 import pytest
-from django.contrib.auth.models import User
-from django.test import Client
 
 from apps.transactions.tests.factories import SECOND, create_transaction, transaction_hash
 
@@ -10,14 +8,6 @@ pytestmark = pytest.mark.django_db
 
 T = 1_700_000_000 * SECOND
 CHANGELIST = "/admin/transactions/transaction/"
-
-
-@pytest.fixture
-def admin_client():
-    user = User.objects.create_superuser("admin", "admin@example.com", "secret")
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

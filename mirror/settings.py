@@ -258,7 +258,10 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v[12]",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "PREPROCESSING_HOOKS": ["apps.common.openapi.api_paths_without_optional_slash"],
+    "PREPROCESSING_HOOKS": [
+        "apps.common.openapi.api_paths_without_optional_slash",
+        "apps.common.openapi.api_paths_named_as_the_reference",
+    ],
     # Enums stay inline, where our schemas declare them.
     "POSTPROCESSING_HOOKS": [],
     "CAMELIZE_NAMES": True,

@@ -3,44 +3,71 @@
 Views here answer row dicts through `BaseSerializer`s, so field introspection has nothing
 to read. `MirrorAutoSchema` reads instead what each route declares:
 - query parameters: the names of its FilterSet's filters (`limit` and `order` included);
-- the list envelope `{<results_key>: [<item>], links: Links}` from the viewset's
-  `results_key` and `schema_item`, the name of a component schema its app declares in
-  `apps/<domain>/api/schema.py` (found by autodiscovery) with `register_schemas` and the
-  small builders below;
+- each success body, a component schema named as in the upstream's document
+  (`AccountsResponse`), from `register_responses` ("GET <path>" -> component); each app declares
+  its components in `apps/<domain>/api/schema.py` (found by autodiscovery) with
+  `register_schemas` and the small builders below. A route not named there gets the list
+  envelope `{<results_key>: [<schema_item>], links: Links}` from its viewset;
+- path parameters under the upstream's names (`{idOrAliasOrEvmAddress}`): the document renames
+  our URLconf's kwargs (`api_paths_named_as_the_reference`) and gives each its schema from
+  `register_path_parameters`; routing is unchanged;
 - every error answer as the `Error` envelope (400 on every route, 404 on detail routes).
 Component names follow the upstream's document, so clients' generated models keep theirs.
 """
 
 import re
+from collections.abc import Sequence
 from http import HTTPStatus
 from typing import Any
 
 from django.utils.module_loading import autodiscover_modules
+from inflection import camelize
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiParameter
 
 __all__ = (
     "MirrorAutoSchema",
+    "all_of",
+    "api_paths_named_as_the_reference",
     "api_paths_without_optional_slash",
     "array",
     "boolean",
     "integer",
     "nullable",
+    "number",
     "obj",
+    "page",
     "ref",
+    "register_path_parameters",
+    "register_responses",
     "register_schemas",
     "string",
 )
 
 Schema = dict[str, Any]
 
-# name -> schema, filled by each app's `api/schema.py` through `register_schemas`
+# Filled by each app's `api/schema.py`: component name -> schema; "GET <path>" -> {status: component
+# name} of its success bodies; path parameter name -> schema.
 SCHEMAS: dict[str, Schema] = {}
+RESPONSES: dict[str, dict[int, str]] = {}
+PATH_PARAMETERS: dict[str, Schema] = {}
 
 
 def register_schemas(**schemas: Schema) -> None:
     SCHEMAS.update(schemas)
+
+
+def register_responses(responses: dict[str, str | dict[int, str]]) -> None:
+    """`{"GET /api/v1/accounts": "AccountsResponse"}`, or `{status: name}` for an operation
+    answering more than one success status (206 for a partial contract result)."""
+    RESPONSES.update(
+        {operation: names if isinstance(names, dict) else {200: names} for operation, names in responses.items()}
+    )
+
+
+def register_path_parameters(**schemas: Schema) -> None:
+    PATH_PARAMETERS.update(schemas)
 
 
 def ref(name: str) -> Schema:
@@ -55,6 +82,10 @@ def integer(fmt: str | None = None, **extra) -> Schema:
     return {"type": "integer", **({"format": fmt} if fmt else {}), **extra}
 
 
+def number(fmt: str) -> Schema:
+    return {"type": "number", "format": fmt}
+
+
 def boolean() -> Schema:
     return {"type": "boolean"}
 
@@ -63,8 +94,17 @@ def array(items: Schema) -> Schema:
     return {"type": "array", "items": items}
 
 
-def obj(**properties: Schema) -> Schema:
-    return {"type": "object", "properties": properties}
+def obj(*, required: Sequence[str] = (), **properties: Schema) -> Schema:
+    return {"type": "object", "properties": properties, **({"required": list(required)} if required else {})}
+
+
+def page(results_key: str, items: Schema) -> Schema:
+    """A list route's body: `{<results_key>: items, links}`."""
+    return obj(**{results_key: items, "links": ref("Links")})
+
+
+def all_of(*parts: Schema) -> Schema:
+    return {"allOf": list(parts)}
 
 
 def nullable(schema: Schema) -> Schema:
@@ -76,22 +116,33 @@ def nullable(schema: Schema) -> Schema:
 
 TIMESTAMP = string(pattern=r"^\d{1,10}(\.\d{1,9})?$")
 ENTITY_ID = string(pattern=r"^\d{1,10}\.\d{1,10}\.\d{1,10}$")
+EVM_ADDRESS = string(format="binary", minLength=40, maxLength=42, pattern=r"^(0x)?[A-Fa-f0-9]{40}$")
+TIMESTAMP_RANGE = obj(**{"from": ref("Timestamp"), "to": ref("TimestampNullable")})
 
 register_schemas(
     Timestamp=TIMESTAMP,
     TimestampNullable=nullable(TIMESTAMP),
     EntityId=nullable(ENTITY_ID),
-    TimestampRange=obj(**{"from": ref("Timestamp"), "to": ref("TimestampNullable")}),
+    EvmAddress=EVM_ADDRESS,
+    EvmAddressNullable=nullable(EVM_ADDRESS),
+    TimestampRange=TIMESTAMP_RANGE,
+    TimestampRangeNullable=nullable(TIMESTAMP_RANGE),
     Links=obj(next=nullable(string())),
     Key=nullable(obj(_type=string(enum=["ECDSA_SECP256K1", "ED25519", "ProtobufEncoded"]), key=string())),
     Error=obj(
         _status=obj(
             messages=array(
-                obj(message=string(), detail=nullable(string()), data=nullable(string(format="binary")))
+                obj(
+                    message=string(),
+                    detail=nullable(string()),
+                    data=nullable(string(format="binary", pattern=r"^0x[0-9a-fA-F]+$")),
+                )
             )
         )
     ),
 )
+
+register_path_parameters(timestamp=ref("Timestamp"))
 
 # The query parameters every route of the upstream takes in the same shape.
 _PARAMETER_SCHEMAS: dict[str, Schema] = {
@@ -109,9 +160,40 @@ def api_paths_without_optional_slash(endpoints):
     return [(path.removesuffix("/"), *rest) for path, *rest in endpoints]
 
 
+# Our URLconf kwarg (camelized) -> the upstream's path parameter name, with the segment before it.
+_REFERENCE_PATH_NAMES = {
+    "/accounts/{id}": "/accounts/{idOrAliasOrEvmAddress}",
+    "/contracts/{contract}/": "/contracts/{contractIdOrAddress}/",
+    "/transactions/{transactionIdOrHash}": "/transactions/{transactionId}",
+    "/messages/{sequenceNumberOrTimestamp}": "/messages/{sequenceNumber}",
+    "/messages/{consensusTimestamp}": "/messages/{timestamp}",
+}
+
+
+def api_paths_named_as_the_reference(endpoints):
+    """Path parameters as the upstream's document names them (camelCase, then renamed), so that
+    our schema declarations see those names; the routes match as before."""
+    renamed = []
+    for path, *rest in endpoints:
+        path = re.sub(r"\{(\w+)\}", lambda variable: "{" + camelize(variable[1], False) + "}", path)
+        for ours, theirs in _REFERENCE_PATH_NAMES.items():
+            path = path.replace(ours, theirs)
+        renamed.append((path, *rest))
+    return renamed
+
+
+def _discover_declarations() -> None:
+    autodiscover_modules("api.schema")
+
+
 class MirrorAutoSchema(AutoSchema):
     def get_override_parameters(self):
-        return [
+        _discover_declarations()
+        path_parameters = [
+            OpenApiParameter(name, type=PATH_PARAMETERS.get(name, string()), location=OpenApiParameter.PATH)
+            for name in re.findall(r"\{(\w+)\}", self.path)
+        ]
+        return path_parameters + [
             OpenApiParameter(name, type=_PARAMETER_SCHEMAS.get(name, string()), location=OpenApiParameter.QUERY)
             for name in self._query_parameter_names()
         ]
@@ -167,7 +249,11 @@ class MirrorAutoSchema(AutoSchema):
 
     def _get_response_bodies(self, direction="response"):
         self._register_components()
-        responses = {"200": self._json_response(self._success_schema(), "The answer")}
+        named = RESPONSES.get(f"{self.method} {self.path}")
+        if named:
+            responses = {str(status): self._json_response(ref(name), "The answer") for status, name in named.items()}
+        else:
+            responses = {"200": self._json_response(self._success_schema(), "The answer")}
         responses["400"] = self._json_response(ref("Error"), "Invalid parameter")
         if self._is_detail or "(?P<" in self.path_regex:
             responses["404"] = self._json_response(ref("Error"), "Not found")
@@ -180,7 +266,7 @@ class MirrorAutoSchema(AutoSchema):
         item_schema = ref(item) if item else {"type": "object"}
         results_key = getattr(self.view, "results_key", None)
         if results_key and not self._is_detail:
-            return obj(**{results_key: array(item_schema), "links": ref("Links")})
+            return page(results_key, array(item_schema))
         return item_schema
 
     @staticmethod
@@ -188,7 +274,7 @@ class MirrorAutoSchema(AutoSchema):
         return {"description": description, "content": {"application/json": {"schema": schema}}}
 
     def _register_components(self) -> None:
-        autodiscover_modules("api.schema")
+        _discover_declarations()
         for name, schema in SCHEMAS.items():
             self.registry.register_on_missing(
                 ResolvedComponent(name=name, type=ResolvedComponent.SCHEMA, object=name, schema=schema)

@@ -54,7 +54,6 @@ class BalanceViewSet(MirrorViewSet):
     filterset_class = BalanceFilterSet
     serializer_class = BalanceSerializer
     results_key = "balances"
-    schema_item = "AccountBalance"
     pagination_anchors = (Anchor("account.id", "account_id", format=_format_account, parse=_parse_account),)
 
     def get_queryset(self):
@@ -137,7 +136,6 @@ class AccountNftViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):
     filterset_class = AccountNftFilterSet
     serializer_class = NftSerializer
     results_key = "nfts"
-    schema_item = "Nft"
     anchor_codecs = (ID_CODEC, (str, int))
 
     def get_queryset(self):

@@ -1,6 +1,17 @@
 """The component schemas of the block routes, for our OpenAPI document (`apps.common.openapi`)."""
 
-from apps.common.openapi import integer, nullable, obj, ref, register_schemas, string
+from apps.common.openapi import (
+    array,
+    integer,
+    nullable,
+    obj,
+    page,
+    ref,
+    register_path_parameters,
+    register_responses,
+    register_schemas,
+    string,
+)
 
 register_schemas(
     Block=obj(
@@ -15,4 +26,10 @@ register_schemas(
         size=nullable(integer()),
         timestamp=ref("TimestampRange"),
     ),
+    Blocks=array(ref("Block")),
+    BlocksResponse=page("blocks", ref("Blocks")),
 )
+
+register_responses({"GET /api/v1/blocks": "BlocksResponse", "GET /api/v1/blocks/{hashOrNumber}": "Block"})
+
+register_path_parameters(hashOrNumber=string(pattern=r"^(\d{1,10}|(0x)?([A-Fa-f0-9]{64}|[A-Fa-f0-9]{96}))$"))

@@ -12,7 +12,6 @@ class BlockViewSet(MirrorViewSet):
     filterset_class = BlockFilterSet
     serializer_class = BlockSerializer
     results_key = "blocks"
-    schema_item = "Block"
     pagination_anchors = (Anchor("block.number", "index", parse=parse_block_number),)
     cache_control = {"retrieve": "public, max-age=600"}
     lookup_url_kwarg = "hash_or_number"

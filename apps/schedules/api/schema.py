@@ -1,13 +1,23 @@
 """The component schemas of the schedule routes, for our OpenAPI document (`apps.common.openapi`)."""
 
-from apps.common.openapi import array, boolean, obj, ref, register_schemas, string
+from apps.common.openapi import (
+    array,
+    boolean,
+    obj,
+    page,
+    ref,
+    register_path_parameters,
+    register_responses,
+    register_schemas,
+    string,
+)
 
 register_schemas(
     ScheduleSignature=obj(
         consensus_timestamp=ref("Timestamp"),
         public_key_prefix=string(format="byte"),
         signature=string(format="byte"),
-        type=string(),
+        type=string(enum=["CONTRACT", "ED25519", "RSA_3072", "ECDSA_384", "ECDSA_SECP256K1", "UNKNOWN"]),
     ),
     Schedule=obj(
         admin_key=ref("Key"),
@@ -23,4 +33,10 @@ register_schemas(
         transaction_body=string(format="byte"),
         wait_for_expiry=boolean(),
     ),
+    Schedules=array(ref("Schedule")),
+    SchedulesResponse=page("schedules", ref("Schedules")),
 )
+
+register_responses({"GET /api/v1/schedules": "SchedulesResponse", "GET /api/v1/schedules/{scheduleId}": "Schedule"})
+
+register_path_parameters(scheduleId=ref("EntityId"))

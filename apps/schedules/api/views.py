@@ -16,7 +16,6 @@ class ScheduleViewSet(MirrorViewSet):
     filterset_class = ScheduleFilterSet
     serializer_class = ScheduleSerializer
     results_key = "schedules"
-    schema_item = "Schedule"
     list_cache = True
     pagination_anchors = (
         Anchor("schedule.id", "schedule_id", format=format_entity_id, parse=parse_schedule_entity_id),

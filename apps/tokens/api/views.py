@@ -91,7 +91,6 @@ class NftViewSet(MirrorViewSet):
     filterset_class = NftFilterSet
     serializer_class = NftSerializer
     results_key = "nfts"
-    schema_item = "Nft"
     pagination_anchors = (Anchor("serialnumber", "serial_number"),)
 
     def get_queryset(self):

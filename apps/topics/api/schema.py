@@ -1,11 +1,23 @@
 """The component schemas of the topic routes, for our OpenAPI document (`apps.common.openapi`)."""
 
-from apps.common.openapi import boolean, integer, nullable, obj, ref, register_schemas, string
+from apps.common.openapi import (
+    array,
+    boolean,
+    integer,
+    nullable,
+    obj,
+    page,
+    ref,
+    register_path_parameters,
+    register_responses,
+    register_schemas,
+    string,
+)
 
 register_schemas(
     TransactionId=obj(
         account_id=ref("EntityId"),
-        nonce=nullable(integer("int32")),
+        nonce=nullable(integer("int32", minimum=0)),
         scheduled=nullable(boolean()),
         transaction_valid_start=ref("Timestamp"),
     ),
@@ -13,6 +25,10 @@ register_schemas(
         obj(initial_transaction_id=ref("TransactionId"), number=integer("int32"), total=integer("int32"))
     ),
     TopicMessage=obj(
+        required=(
+            "consensus_timestamp", "message", "payer_account_id", "running_hash", "running_hash_version",
+            "sequence_number", "topic_id",
+        ),
         chunk_info=ref("ChunkInfo"),
         consensus_timestamp=ref("Timestamp"),
         message=string(),
@@ -22,4 +38,40 @@ register_schemas(
         sequence_number=integer("int64"),
         topic_id=ref("EntityId"),
     ),
+    TopicMessages=array(ref("TopicMessage")),
+    TopicMessagesResponse=page("messages", ref("TopicMessages")),
+    FixedCustomFee=obj(
+        amount=integer("int64"), collector_account_id=ref("EntityId"), denominating_token_id=ref("EntityId")
+    ),
+    ConsensusCustomFees=obj(created_timestamp=ref("Timestamp"), fixed_fees=array(ref("FixedCustomFee"))),
+    Topic=obj(
+        required=(
+            "admin_key", "auto_renew_account", "auto_renew_period", "created_timestamp", "custom_fees", "deleted",
+            "fee_exempt_key_list", "fee_schedule_key", "memo", "submit_key", "timestamp", "topic_id",
+        ),
+        admin_key=ref("Key"),
+        auto_renew_account=ref("EntityId"),
+        auto_renew_period=nullable(integer("int64")),
+        created_timestamp=ref("TimestampNullable"),
+        custom_fees=ref("ConsensusCustomFees"),
+        deleted=nullable(boolean()),
+        fee_exempt_key_list=array(ref("Key")),
+        fee_schedule_key=ref("Key"),
+        memo=string(),
+        submit_key=ref("Key"),
+        timestamp=ref("TimestampRange"),
+        topic_id=ref("EntityId"),
+    ),
 )
+
+TOPIC = "/api/v1/topics/{topicId}"
+register_responses(
+    {
+        f"GET {TOPIC}": "Topic",
+        f"GET {TOPIC}/messages": "TopicMessagesResponse",
+        f"GET {TOPIC}/messages/{{sequenceNumber}}": "TopicMessage",
+        "GET /api/v1/topics/messages/{timestamp}": "TopicMessage",
+    }
+)
+
+register_path_parameters(topicId=ref("EntityId"), sequenceNumber=integer("int64", minimum=0))

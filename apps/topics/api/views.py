@@ -30,7 +30,6 @@ class TopicMessageViewSet(MirrorViewSet):
     filterset_class = TopicMessageFilterSet
     serializer_class = TopicMessageSerializer
     results_key = "messages"
-    schema_item = "TopicMessage"
     detail_actions = ("retrieve", "retrieve_by_timestamp")
     pagination_anchors = (
         Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),

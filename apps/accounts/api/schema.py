@@ -51,7 +51,8 @@ register_schemas(
         balance=ref("Balance"),
         created_timestamp=ref("TimestampNullable"),
         decline_reward=boolean(),
-        delegation_address=ref("EvmAddressNullable"),
+        # The upstream's answer is "0x" when an account delegates to no address: so is ours.
+        delegation_address=nullable(string(format="binary", pattern=r"^0x([A-Fa-f0-9]{40})?$")),
         deleted=nullable(boolean()),
         ethereum_nonce=nullable(integer("int64")),
         evm_address=ref("EvmAddressNullable"),

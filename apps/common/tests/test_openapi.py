@@ -199,12 +199,22 @@ def test_our_component_schemas_have_the_reference_properties_and_types(document,
     assert {"AccountBalance", "Block", "Error", "Key", "Links", "Nft", "Schedule", "TimestampRange", "TopicMessage"} <= set(shared)
     assert len(shared) >= 100
     for name in shared:
-        assert shape(document, document["components"]["schemas"][name]) == shape(reference, theirs[name]), name
+        component = {"$ref": f"#/components/schemas/{name}"}
+        assert shape(document, component) == shape(reference, component), name
+
+
+# Where the upstream's answers differ from its own document, ours are described as answered
+# (the fuzz test checks them): (component, property) -> why. The comparison leaves these out.
+KNOWN_DIFFERENCES = {
+    ("NetworkNode", "grpc_proxy_endpoint"): "null for a node without a gRPC proxy endpoint (ROUTES.md)",
+    ("ContractResultDetails", "failed_initcode"): "null unless a contract creation failed (the conformance cases)",
+}
 
 
 def shape(document: dict, schema: dict):
     """A schema's property names with their types, formats and required properties, recursively,
     `$ref`s resolved and `allOf` parts merged."""
+    name = schema.get("$ref", "").rpartition("/")[2]
     schema = resolve(document, schema)
     if "allOf" in schema:
         merged = {}
@@ -218,8 +228,9 @@ def shape(document: dict, schema: dict):
     if "oneOf" in schema:
         return tuple(shape(document, part) for part in schema["oneOf"])
     if "properties" in schema:
+        compared = {key: value for key, value in schema["properties"].items() if (name, key) not in KNOWN_DIFFERENCES}
         return {
-            "properties": {name: shape(document, value) for name, value in schema["properties"].items()},
+            "properties": {key: shape(document, value) for key, value in compared.items()},
             "required": sorted(set(schema.get("required", ()))),
         }
     if schema.get("type") == "array" or "items" in schema:

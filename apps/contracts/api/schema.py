@@ -112,7 +112,7 @@ register_schemas(
         ref("ContractResult"),
         obj(
             **_RESULT_DETAIL,
-            failed_initcode=string(),
+            failed_initcode=NULLABLE_STRING,  # null without one, as the upstream answers
             logs=ref("ContractResultLogs"),
             state_changes=ref("ContractResultStateChanges"),
         ),

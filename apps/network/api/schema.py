@@ -45,7 +45,7 @@ register_schemas(
         decline_reward=nullable(boolean()),
         description=nullable(string()),
         file_id=ref("EntityId"),
-        grpc_proxy_endpoint=ref("ServiceEndpoint"),
+        grpc_proxy_endpoint=nullable(ref("ServiceEndpoint")),  # null for a node without a proxy, as upstream
         max_stake=NULLABLE_INT64,
         memo=nullable(string()),
         min_stake=NULLABLE_INT64,

@@ -228,9 +228,11 @@ def shape(document: dict, schema: dict):
     if "oneOf" in schema:
         return tuple(shape(document, part) for part in schema["oneOf"])
     if "properties" in schema:
-        compared = {key: value for key, value in schema["properties"].items() if (name, key) not in KNOWN_DIFFERENCES}
+        properties = schema["properties"].items()
         return {
-            "properties": {key: shape(document, value) for key, value in compared.items()},
+            "properties": {
+                key: shape(document, value) for key, value in properties if (name, key) not in KNOWN_DIFFERENCES
+            },
             "required": sorted(set(schema.get("required", ()))),
         }
     if schema.get("type") == "array" or "items" in schema:

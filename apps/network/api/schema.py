@@ -17,9 +17,10 @@ from apps.common.openapi import (
 NULLABLE_INT64 = nullable(integer("int64"))
 UNSIGNED_INT64 = integer("int64", minimum=0)
 
-
 register_schemas(
-    ExchangeRate=obj(cent_equivalent=integer("int32"), expiration_time=integer("int64"), hbar_equivalent=integer("int32")),
+    ExchangeRate=obj(
+        cent_equivalent=integer("int32"), expiration_time=integer("int64"), hbar_equivalent=integer("int32")
+    ),
     NetworkExchangeRateSetResponse=obj(
         current_rate=ref("ExchangeRate"), next_rate=ref("ExchangeRate"), timestamp=ref("Timestamp")
     ),

@@ -4,7 +4,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+import yaml
 from django.test import override_settings
+from jsonschema import Draft202012Validator
 from django.urls import clear_url_caches
 
 from apps.common.clock import frozen_at
@@ -157,6 +159,16 @@ def test_every_route_is_public_cacheable_and_keyed_as_statuspage(client, referen
     assert list(response.json()) == keys
     assert response.json()["page"] == REFERENCE["page"]
     assert response["Cache-Control"] == "public, max-age=10"
+
+
+def test_every_answer_matches_its_schema_in_our_openapi_document(client, reference_page):
+    document = yaml.safe_load(client.get("/api/v1/docs/openapi.yml").content)
+    for route in ROUTES:
+        response = client.get(route)
+        body = document["paths"][route]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        # The document as the root, so the body schema's `$ref`s into its components resolve.
+        validator = Draft202012Validator({**document, **body}, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        assert not [error.message for error in validator.iter_errors(response.json())], route
 
 
 def test_status(client, reference_page):

@@ -64,7 +64,8 @@ register_schemas(
         receiver_sig_required=nullable(boolean()),
         staked_account_id=ref("EntityId"),
         staked_node_id=nullable(integer("int64")),
-        stake_period_start=ref("TimestampNullable"),
+        # A staking day's start in seconds, which the upstream does not bound to 10 digits.
+        stake_period_start=nullable(string(pattern=r"^\d+(\.\d{1,9})?$")),
     ),
     Accounts=array(ref("AccountInfo")),
     AccountsResponse=obj(required=("accounts", "links"), accounts=ref("Accounts"), links=ref("Links")),
@@ -112,7 +113,7 @@ register_schemas(
         created_timestamp=ref("TimestampNullable"),
         decimals=nullable(integer("int64")),
         freeze_status=nullable(string(enum=["NOT_APPLICABLE", "FROZEN", "UNFROZEN", None])),
-        kyc_status=string(enum=["NOT_APPLICABLE", "GRANTED", "REVOKED"]),
+        kyc_status=nullable(string(enum=["NOT_APPLICABLE", "GRANTED", "REVOKED", None])),  # null: as upstream
         token_id=ref("EntityId"),
     ),
     TokenRelationshipResponse=page("tokens", array(ref("TokenRelationship"))),

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact
 
@@ -50,6 +50,7 @@ __all__ = (
     "crypto_allowance_queryset",
     "entity_id_by_alias",
     "entity_id_by_evm_address",
+    "nft_deleted_or_burned",
     "pending_reward",
     "timestamp_range_is_empty",
     "java_account_id",
@@ -584,25 +585,31 @@ def account_exists(*, account_id: int) -> bool:
     return Entity.objects.filter(id=account_id).exists()
 
 
+def _entity_exists(entity_id: int) -> Exists:
+    return Exists(Entity.objects.filter(id=entity_id))
+
+
 def account_nft_queryset(*, account_id: int) -> QuerySet:
     """The account's NFTs; `deleted_or_burned` is true also when their token is deleted."""
-    token_deleted = Entity.objects.filter(id=OuterRef("token_id")).values("deleted")[:1]
     return (
         Nft.objects.filter(account_id=account_id)
         .annotate(modified_timestamp=RangeLower("timestamp_range"))
-        .values(
-            *NFT_COLUMNS,
-            "modified_timestamp",
-            deleted_or_burned=ExpressionWrapper(
-                Q(deleted=True) | Q(Exact(Coalesce(Subquery(token_deleted), False), True)),
-                output_field=BooleanField(),
-            ),
-        )
+        .values(*NFT_COLUMNS, "modified_timestamp", deleted_or_burned=nft_deleted_or_burned(OuterRef("token_id")))
+    )
+
+
+def nft_deleted_or_burned(token_id: int | OuterRef) -> ExpressionWrapper:
+    """Whether an NFT is deleted (burned), or its token's entity is; `token_id` is the token's
+    id, or `OuterRef("token_id")` over NFTs of many tokens."""
+    token_deleted = Entity.objects.filter(id=token_id).values("deleted")[:1]
+    return ExpressionWrapper(
+        Q(deleted=True) | Q(Exact(Coalesce(Subquery(token_deleted), False), True)), output_field=BooleanField()
     )
 
 
 def staking_reward_queryset(*, account_id: int) -> QuerySet:
-    return StakingRewardTransfer.objects.filter(account_id=account_id).values(
+    """The account's staking rewards; none without the account's entity row."""
+    return StakingRewardTransfer.objects.filter(_entity_exists(account_id), account_id=account_id).values(
         "account_id", "amount", "consensus_timestamp"
     )
 
@@ -617,10 +624,11 @@ def token_allowance_queryset(*, owner_id: int) -> QuerySet:
 
 
 def token_relationship_queryset(*, account_id: int) -> QuerySet:
-    """The tokens the account is associated with; freeze and KYC status fall back to the token's."""
+    """The tokens the account is associated with (none without the account's entity row);
+    freeze and KYC status fall back to the token's."""
     token = Token.objects.filter(token_id=OuterRef("token_id"))
     return (
-        TokenAccount.objects.filter(account_id=account_id, associated=True)
+        TokenAccount.objects.filter(_entity_exists(account_id), account_id=account_id, associated=True)
         .annotate(
             decimals=Subquery(token.values("decimals")[:1]),
             effective_freeze_status=Coalesce("freeze_status", Subquery(token.values("freeze_status")[:1])),

@@ -64,7 +64,8 @@ class TokenViewSet(MirrorViewSet):
 
     def retrieve(self, request, token_id):
         token = token_id_from_path(token_id)
-        as_of = self.get_filterset(self.detail_filterset_class).as_of()
+        # Validation only: no queryset (the list's would cost more to build than the token takes to read).
+        as_of = self.detail_filterset_class(self.query_params(), request=self.request).as_of()
         info = selectors.token_info(token_id=token, as_of=as_of)
         if info is None:
             raise NotFound()

@@ -207,13 +207,11 @@ def account_id_from_path(text: str, *, param: str = "idOrAliasOrEvmAddress") -> 
         alias = _path_alias(text)
         if alias is None:
             raise InvalidArgument.for_params(param) from None
-        return _only_match(
-            Entity.objects.exclude(deleted=True).filter(alias=alias), "No account with a matching alias found"
-        )
+        return _only_match("alias = %s and deleted is not true", alias, "No account with a matching alias found")
     if entity.evm_address is None:
         return entity.encoded
-    # `deleted <> true`: unlike the alias lookup, an entity whose `deleted` is null does not match.
-    return _only_match(Entity.objects.filter(deleted=False, evm_address=bytes.fromhex(entity.evm_address)), "Not found")
+    # `deleted = false`: unlike the alias lookup, an entity whose `deleted` is null does not match.
+    return _only_match("evm_address = %s and deleted = false", bytes.fromhex(entity.evm_address), "Not found")
 
 
 def _path_alias(text: str) -> bytes | None:
@@ -230,8 +228,11 @@ def _path_alias(text: str) -> bytes | None:
         return None
 
 
-def _only_match(entities: QuerySet, missing_message: str) -> int:
-    ids = list(entities.values_list("id", flat=True)[:2])
+def _only_match(condition: str, value: bytes, missing_message: str) -> int:
+    # A constant statement, prepared by psycopg once it repeats.
+    with connection.cursor() as cursor:
+        cursor.execute(f"select id from entity where {condition} limit 2", [value])
+        ids = [found for (found,) in cursor.fetchall()]
     if not ids:
         raise NotFound(missing_message)
     if len(ids) > 1:

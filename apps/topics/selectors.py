@@ -1,11 +1,11 @@
+import json
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import QuerySet, Subquery
 
-from apps.accounts.models import Entity
 from apps.common.compiled import CompiledQuery
-from apps.tokens.models import CustomFee
-from apps.topics.models import Topic, TopicMessage
+from apps.topics.models import TopicMessage
 from apps.transactions.models import Transaction
 
 __all__ = (
@@ -86,24 +86,41 @@ class TopicDetails:
 
 
 def topic_details(*, topic_id: int) -> TopicDetails:
-    topic = (
-        Topic.objects.filter(id=topic_id)
-        .values("id", "admin_key", "fee_exempt_key_list", "fee_schedule_key", "submit_key")
-        .first()
-    )
-    if topic is None:
+    """The topic's three rows, read in one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TOPIC_DETAILS, [topic_id])
+        found = cursor.fetchone()
+    if found is None:
         return TopicDetails(None, None, None)
-    entity = (
-        Entity.objects.filter(id=topic_id)
-        .values(
-            "auto_renew_account_id",
-            "auto_renew_period",
-            "created_timestamp",
-            "deleted",
-            "memo",
-            "timestamp_range",
-        )
-        .first()
-    )
-    custom_fee = CustomFee.objects.filter(entity_id=topic_id).values("fixed_fees", "timestamp_range").first()
+    parts, start = [], 0
+    for columns in (_TOPIC_COLUMNS, _TOPIC_ENTITY_COLUMNS, _TOPIC_FEE_COLUMNS):
+        row = dict(zip(columns, found[start : start + len(columns)]))
+        # The key column is null only when the left join found no row.
+        parts.append(row if row[columns[0]] is not None else None)
+        start += len(columns)
+    topic, entity, custom_fee = parts
+    if custom_fee is not None:
+        # Django reads jsonb as text outside the ORM.
+        fees = custom_fee["fixed_fees"]
+        custom_fee["fixed_fees"] = None if fees is None else json.loads(fees)
     return TopicDetails(topic, entity, custom_fee)
+
+
+_TOPIC_COLUMNS = ("id", "admin_key", "fee_exempt_key_list", "fee_schedule_key", "submit_key")
+_TOPIC_ENTITY_COLUMNS = (
+    "id",
+    "auto_renew_account_id",
+    "auto_renew_period",
+    "created_timestamp",
+    "deleted",
+    "memo",
+    "timestamp_range",
+)
+_TOPIC_FEE_COLUMNS = ("entity_id", "fixed_fees", "timestamp_range")
+_TOPIC_DETAILS = (
+    f"select {', '.join(f't.{column}' for column in _TOPIC_COLUMNS)},"
+    f" {', '.join(f'e.{column}' for column in _TOPIC_ENTITY_COLUMNS)},"
+    f" {', '.join(f'f.{column}' for column in _TOPIC_FEE_COLUMNS)}"
+    " from topic t left join entity e on e.id = t.id left join custom_fee f on f.entity_id = t.id"
+    " where t.id = %s"
+)

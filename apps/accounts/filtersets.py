@@ -38,6 +38,7 @@ from apps.common.keyset import (
     KeysetError,
     KeysetFilterSet,
 )
+from apps.common.scoped_pages import ScopedPageFilterSet
 from apps.transactions.selectors import TransactionListFilter, transaction_type_id
 
 __all__ = (
@@ -236,7 +237,7 @@ def _reject_not_equal(filterset, messages: dict[str, str]) -> None:
             raise InvalidArgument(message)
 
 
-class AccountNftFilterSet(KeysetFilterSet):
+class AccountNftFilterSet(ScopedPageFilterSet, KeysetFilterSet):
     token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
     serialnumber = KeyFilter(field_name="serial_number", parser=parse_positive_long)
     spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
@@ -254,7 +255,7 @@ class AccountNftFilterSet(KeysetFilterSet):
         _reject_not_equal(self, {"spender.id": "Not equals (ne) comparison operator is not supported"})
 
 
-class StakingRewardFilterSet(ListFilterSet):
+class StakingRewardFilterSet(ScopedPageFilterSet):
     timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
 
     default_order = "desc"
@@ -266,7 +267,7 @@ class StakingRewardFilterSet(ListFilterSet):
         _reject_not_equal(self, {"timestamp": "Not equals (ne) operator is not supported for timestamp"})
 
 
-class CryptoAllowanceFilterSet(ListFilterSet):
+class CryptoAllowanceFilterSet(ScopedPageFilterSet):
     spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
 
     default_order = "desc"
@@ -280,7 +281,7 @@ class CryptoAllowanceFilterSet(ListFilterSet):
         )
 
 
-class TokenAllowanceFilterSet(KeysetFilterSet):
+class TokenAllowanceFilterSet(ScopedPageFilterSet, KeysetFilterSet):
     spender_id = KeyFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
     token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
 
@@ -289,7 +290,7 @@ class TokenAllowanceFilterSet(KeysetFilterSet):
     default_limit = STARTUP_LIMIT_DEFAULT
 
 
-class TokenRelationshipFilterSet(ListFilterSet):
+class TokenRelationshipFilterSet(ScopedPageFilterSet):
     token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
 
     default_order = "asc"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import BooleanField, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact
 
@@ -50,6 +50,7 @@ __all__ = (
     "crypto_allowance_queryset",
     "entity_id_by_alias",
     "entity_id_by_evm_address",
+    "nft_deleted_or_burned",
     "pending_reward",
     "timestamp_range_is_empty",
     "java_account_id",
@@ -206,13 +207,11 @@ def account_id_from_path(text: str, *, param: str = "idOrAliasOrEvmAddress") -> 
         alias = _path_alias(text)
         if alias is None:
             raise InvalidArgument.for_params(param) from None
-        return _only_match(
-            Entity.objects.exclude(deleted=True).filter(alias=alias), "No account with a matching alias found"
-        )
+        return _only_match("alias = %s and deleted is not true", alias, "No account with a matching alias found")
     if entity.evm_address is None:
         return entity.encoded
-    # `deleted <> true`: unlike the alias lookup, an entity whose `deleted` is null does not match.
-    return _only_match(Entity.objects.filter(deleted=False, evm_address=bytes.fromhex(entity.evm_address)), "Not found")
+    # `deleted = false`: unlike the alias lookup, an entity whose `deleted` is null does not match.
+    return _only_match("evm_address = %s and deleted = false", bytes.fromhex(entity.evm_address), "Not found")
 
 
 def _path_alias(text: str) -> bytes | None:
@@ -229,8 +228,11 @@ def _path_alias(text: str) -> bytes | None:
         return None
 
 
-def _only_match(entities: QuerySet, missing_message: str) -> int:
-    ids = list(entities.values_list("id", flat=True)[:2])
+def _only_match(condition: str, value: bytes, missing_message: str) -> int:
+    # A constant statement, prepared by psycopg once it repeats.
+    with connection.cursor() as cursor:
+        cursor.execute(f"select id from entity where {condition} limit 2", [value])
+        ids = [found for (found,) in cursor.fetchall()]
     if not ids:
         raise NotFound(missing_message)
     if len(ids) > 1:
@@ -466,16 +468,20 @@ def account_get(*, account_id: int, timestamps: Sequence[Comparison] = (), now: 
     `timestamps` range when given; None if it did not exist (then)."""
     token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_SINGLE_ACCOUNT"]
     if not timestamps:
-        row = (
-            Entity.objects.filter(id=account_id, type__in=BALANCE_ENTITY_TYPES)
-            .exclude(num=TREASURY_ACCOUNT_NUM, memo=SYNTHETIC_TREASURY_MEMO)
-            .values(*ACCOUNT_COLUMNS)
-            .first()
-        )
-        if row is None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _CURRENT_ACCOUNT,
+                [token_limit, account_id, *BALANCE_ENTITY_TYPES, TREASURY_ACCOUNT_NUM, SYNTHETIC_TREASURY_MEMO],
+            )
+            found = cursor.fetchone()
+        if found is None:
             return None
-        stake = EntityStake.objects.filter(id=account_id).values().first()
-        row["tokens"] = _current_token_balances([account_id], False, token_limit).get(account_id, [])
+        row = dict(zip(ACCOUNT_COLUMNS, found))
+        stake_id, end_stake_period, reward, token_ids, balances = found[len(ACCOUNT_COLUMNS) :]
+        stake = None if stake_id is None else {"end_stake_period": end_stake_period, "pending_reward": reward}
+        row["tokens"] = [
+            {"token_id": token_id, "balance": balance} for token_id, balance in zip(token_ids or (), balances or ())
+        ]
     else:
         where, params = _historical_range_condition(timestamps)
         row = _newest_version("entity", ACCOUNT_COLUMNS, account_id, where, params, account_only=True)
@@ -501,6 +507,19 @@ def account_get(*, account_id: int, timestamps: Sequence[Comparison] = (), now: 
             )
     row["pending_reward"] = pending_reward(row, stake)
     return row
+
+
+# An account now, its stake and its first token balances in one statement; as `Entity.objects.exclude`
+# would, the synthetic treasury test lets a null `num` or `memo` through.
+_CURRENT_ACCOUNT = (
+    f"select {', '.join(f'e.{column}' for column in ACCOUNT_COLUMNS)},"
+    " s.id, s.end_stake_period, s.pending_reward, tokens.token_ids, tokens.balances"
+    " from entity e left join entity_stake s on s.id = e.id"
+    " left join lateral (select array_agg(t.token_id) as token_ids, array_agg(t.balance) as balances"
+    "  from (select token_id, balance from token_account where account_id = e.id and associated is true"
+    "   order by token_id limit %s) t) tokens on true"
+    " where e.id = %s and e.type in (%s, %s) and not coalesce(e.num = %s and e.memo = %s, false)"
+)
 
 
 def pending_reward(entity: dict, stake: dict | None) -> int:
@@ -584,25 +603,31 @@ def account_exists(*, account_id: int) -> bool:
     return Entity.objects.filter(id=account_id).exists()
 
 
+def _entity_exists(entity_id: int) -> Exists:
+    return Exists(Entity.objects.filter(id=entity_id))
+
+
 def account_nft_queryset(*, account_id: int) -> QuerySet:
     """The account's NFTs; `deleted_or_burned` is true also when their token is deleted."""
-    token_deleted = Entity.objects.filter(id=OuterRef("token_id")).values("deleted")[:1]
     return (
         Nft.objects.filter(account_id=account_id)
         .annotate(modified_timestamp=RangeLower("timestamp_range"))
-        .values(
-            *NFT_COLUMNS,
-            "modified_timestamp",
-            deleted_or_burned=ExpressionWrapper(
-                Q(deleted=True) | Q(Exact(Coalesce(Subquery(token_deleted), False), True)),
-                output_field=BooleanField(),
-            ),
-        )
+        .values(*NFT_COLUMNS, "modified_timestamp", deleted_or_burned=nft_deleted_or_burned(OuterRef("token_id")))
+    )
+
+
+def nft_deleted_or_burned(token_id: int | OuterRef) -> ExpressionWrapper:
+    """Whether an NFT is deleted (burned), or its token's entity is; `token_id` is the token's
+    id, or `OuterRef("token_id")` over NFTs of many tokens."""
+    token_deleted = Entity.objects.filter(id=token_id).values("deleted")[:1]
+    return ExpressionWrapper(
+        Q(deleted=True) | Q(Exact(Coalesce(Subquery(token_deleted), False), True)), output_field=BooleanField()
     )
 
 
 def staking_reward_queryset(*, account_id: int) -> QuerySet:
-    return StakingRewardTransfer.objects.filter(account_id=account_id).values(
+    """The account's staking rewards; none without the account's entity row."""
+    return StakingRewardTransfer.objects.filter(_entity_exists(account_id), account_id=account_id).values(
         "account_id", "amount", "consensus_timestamp"
     )
 
@@ -617,10 +642,11 @@ def token_allowance_queryset(*, owner_id: int) -> QuerySet:
 
 
 def token_relationship_queryset(*, account_id: int) -> QuerySet:
-    """The tokens the account is associated with; freeze and KYC status fall back to the token's."""
+    """The tokens the account is associated with (none without the account's entity row);
+    freeze and KYC status fall back to the token's."""
     token = Token.objects.filter(token_id=OuterRef("token_id"))
     return (
-        TokenAccount.objects.filter(account_id=account_id, associated=True)
+        TokenAccount.objects.filter(_entity_exists(account_id), account_id=account_id, associated=True)
         .annotate(
             decimals=Subquery(token.values("decimals")[:1]),
             effective_freeze_status=Coalesce("freeze_status", Subquery(token.values("freeze_status")[:1])),

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from apps.accounts.models import Entity
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, EntityId, decode_entity_id, encode_entity_id, parse_entity_id
+from apps.common.compiled import CompiledQuery
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
 from apps.contracts.models import Contract, ContractState, ContractStateChange
 from apps.transactions.selectors import TRANSACTION_CONSENSUS_RANGE_NS
@@ -235,18 +236,30 @@ class StateListFilter:
 
 def state_list(*, criteria: StateListFilter) -> list[dict]:
     """One page of slots ordered by slot: `contract_id`, `slot`, `value`,
-    `modified_timestamp` and the contract's `evm_address`."""
+    `modified_timestamp` and the contract's `evm_address`, in one statement
+    (compiled once per order and limit for the current state of every slot)."""
     if criteria.contract_id is None:
         return []
-    slot_order = "-slot" if criteria.order == "desc" else "slot"
-    if not criteria.timestamps:
-        slots = [Comparison(c.operator, c.value.to_bytes(SLOT_BYTES)) for c in criteria.slots]
-        changes = apply_comparisons(ContractState.objects.filter(contract_id=criteria.contract_id), "slot", slots)
-        rows = changes.order_by(slot_order).values("contract_id", "slot", "value", "modified_timestamp")
+    if not criteria.slots and not criteria.timestamps:
+        return _CURRENT_STATE.rows(criteria.contract_id, shape=(criteria.order, criteria.limit))
+    return list(_state_page(criteria.contract_id, criteria.slots, criteria.timestamps, criteria.order, criteria.limit))
+
+
+def _state_page(
+    contract_id: int, slots: Sequence[Comparison], timestamps: Sequence[Comparison], order: str, limit: int
+) -> QuerySet:
+    slot_order = "-slot" if order == "desc" else "slot"
+    evm_address = Subquery(Entity.objects.filter(id=contract_id).values("evm_address")[:1])
+    if not timestamps:
+        slots = [Comparison(c.operator, c.value.to_bytes(SLOT_BYTES)) for c in slots]
+        changes = apply_comparisons(ContractState.objects.filter(contract_id=contract_id), "slot", slots)
+        rows = changes.order_by(slot_order).values(
+            "contract_id", "slot", "value", "modified_timestamp", evm_address=evm_address
+        )
     else:
-        slots = [Comparison(c.operator, c.value.to_bytes((c.value.bit_length() + 7) // 8)) for c in criteria.slots]
-        changes = apply_comparisons(ContractStateChange.objects.filter(contract_id=criteria.contract_id), "slot", slots)
-        for comparison in criteria.timestamps:
+        slots = [Comparison(c.operator, c.value.to_bytes((c.value.bit_length() + 7) // 8)) for c in slots]
+        changes = apply_comparisons(ContractStateChange.objects.filter(contract_id=contract_id), "slot", slots)
+        for comparison in timestamps:
             lookup = "lte" if comparison.operator == "eq" else OPERATOR_LOOKUPS[comparison.operator]
             changes = changes.filter(**{f"consensus_timestamp__{lookup}": comparison.value})
         rows = (
@@ -257,13 +270,13 @@ def state_list(*, criteria: StateListFilter) -> list[dict]:
                 "slot",
                 value=Coalesce("value_written", "value_read"),
                 modified_timestamp=F("consensus_timestamp"),
+                evm_address=evm_address,
             )
         )
-    rows = list(rows[: criteria.limit])
-    evm_address = Entity.objects.filter(id=criteria.contract_id).values_list("evm_address", flat=True).first()
-    for row in rows:
-        row["evm_address"] = evm_address
-    return rows
+    return rows[:limit]
+
+
+_CURRENT_STATE = CompiledQuery(lambda contract_id, shape: _state_page(contract_id, (), (), *shape))
 
 
 def _overlapping(condition: str, params: list, comparison: Comparison) -> tuple[str, list]:

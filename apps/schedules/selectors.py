@@ -1,5 +1,6 @@
 from collections import defaultdict
 
+from django.db import connection
 from django.db.models import QuerySet
 
 from apps.accounts.models import Entity
@@ -60,8 +61,34 @@ def with_entities_and_signatures(schedules: list[dict]) -> list[dict]:
 
 
 def schedule_get(*, schedule_id: int) -> dict | None:
-    schedule = schedule_queryset().filter(schedule_id=schedule_id).first()
-    return None if schedule is None else with_entities_and_signatures([schedule])[0]
+    """One schedule as `with_entities_and_signatures` gives it, read in one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SCHEDULE_WITH_ENTITY_AND_SIGNATURES, [schedule_id])
+        names = [column.name for column in cursor.description]
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    schedule = dict(zip(names, row))
+    signature_columns = [schedule.pop(f"{column}s") for column in _SIGNATURE_COLUMNS]
+    schedule["signatures"] = [
+        dict(zip(_SIGNATURE_COLUMNS, values)) for values in zip(*(column or () for column in signature_columns))
+    ]
+    return schedule
+
+
+_SIGNATURE_COLUMNS = ("consensus_timestamp", "public_key_prefix", "signature", "type")
+# The signatures as parallel arrays, aggregated in the order the page's signature read gives them.
+_SCHEDULE_WITH_ENTITY_AND_SIGNATURES = (
+    f"select {', '.join(f's.{column}' for column in _SCHEDULE_COLUMNS)}, e.deleted, e.key, e.memo,"
+    f" {', '.join(f'signature.{column}s' for column in _SIGNATURE_COLUMNS)}"
+    " from schedule s left join entity e on e.id = s.schedule_id"
+    " left join lateral ("
+    f"  select {', '.join(f'array_agg(t.{column}) as {column}s' for column in _SIGNATURE_COLUMNS)}"
+    f"  from (select {', '.join(_SIGNATURE_COLUMNS)} from transaction_signature"
+    "   where entity_id = s.schedule_id order by entity_id, consensus_timestamp) t"
+    " ) signature on true"
+    " where s.schedule_id = %s"
+)
 
 
 def is_final(schedule: dict, *, now: int) -> bool:

@@ -8,6 +8,7 @@ from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import EvmAddressType, parse_entity_id, parse_positive_long, parse_timestamp
 from apps.common.filters import OperatorFilter, split_operator
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
+from apps.common.scoped_pages import ScopedPageFilterSet
 from apps.tokens.models import Nft, Token, TokenAccount, TokenType
 from apps.tokens.selectors import TokenBalanceListFilter
 
@@ -148,7 +149,7 @@ class TokenBalanceFilterSet(ListFilterSet):
         )
 
 
-class NftFilterSet(ListFilterSet):
+class NftFilterSet(ScopedPageFilterSet):
     account_id = OperatorFilter(param="account.id", field_name="account_id", parser=parse_token_id, merge_equals=False)
     serialnumber = OperatorFilter(field_name="serial_number", parser=parse_positive_long, merge_equals=False)
 

@@ -22,18 +22,20 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 
 from apps.accounts.models import Entity, EntityType
-from apps.accounts.selectors import balance_snapshot_range
+from apps.accounts.selectors import balance_snapshot_range, nft_deleted_or_burned
+from apps.common.compiled import CompiledQuery
 from apps.common.filters import Comparison
+from apps.common.lookups import RangeLower
 from apps.tokens.models import Nft, Token
 
 __all__ = (
     "TokenBalanceListFilter",
     "nft_get",
+    "nft_list_queryset",
     "nft_queryset",
     "nft_transaction_list",
     "token_balance_list",
     "token_info",
-    "token_is_deleted",
     "token_queryset",
 )
 
@@ -69,28 +71,41 @@ def token_info(*, token_id: int, as_of: tuple[str, int] | None = None) -> dict |
     `as_of` is (`lt` or `lte`, nanoseconds): the versions that started before
     (or by) then; None for the current rows.
     """
-    parts = {
-        "token": ("token", "token_id", _TOKEN_COLUMNS),
-        "entity": ("entity", "id", _ENTITY_COLUMNS),
-        "custom_fee": ("custom_fee", "entity_id", _CUSTOM_FEE_COLUMNS),
-    }
-    info = {}
-    for name, (table, id_column, columns) in parts.items():
-        row = _version(table, id_column, columns, token_id, as_of)
-        if row is None:
-            return None
-        info[name] = row
+    sources, params = [], []
+    for name, (table, id_column, columns) in _TOKEN_INFO_PARTS.items():
+        source, source_params = _version(table, id_column, columns, token_id, as_of)
+        sources.append(f"({source}) {name}")
+        params += source_params
+    # One statement: a missing row leaves the cross join empty.
+    names, rows = _fetch(f"select * from {', '.join(sources)}", params)
+    if not rows:
+        return None
+    row, info, start = rows[0], {}, 0
+    for name, (_, _, columns) in _TOKEN_INFO_PARTS.items():
+        end = start + columns.count(",") + 1
+        info[name] = dict(zip(names[start:end], row[start:end]))
+        start = end
     for column in ("fixed_fees", "fractional_fees", "royalty_fees"):
         info["custom_fee"][column] = _json(info["custom_fee"][column])
     return info
 
 
-def _version(table: str, id_column: str, columns: str, entity_id: int, as_of: tuple[str, int] | None) -> dict | None:
+_TOKEN_INFO_PARTS = {
+    "token": ("token", "token_id", _TOKEN_COLUMNS),
+    "entity": ("entity", "id", _ENTITY_COLUMNS),
+    "custom_fee": ("custom_fee", "entity_id", _CUSTOM_FEE_COLUMNS),
+}
+
+
+def _version(
+    table: str, id_column: str, columns: str, entity_id: int, as_of: tuple[str, int] | None
+) -> tuple[str, list]:
+    """The statement reading a row's current version, or its newest as of `as_of`, and its parameters."""
     if as_of is None:
-        return _fetch_one(f"select {columns} from {table} where {id_column} = %s", [entity_id])
+        return f"select {columns} from {table} where {id_column} = %s", [entity_id]
     operator, timestamp = as_of
     condition = f"{id_column} = %s and lower(timestamp_range) {_SQL_OPERATORS[operator]} %s"
-    return _fetch_one(
+    return (
         f"(select {columns} from {table} where {condition})"
         f" union all (select {columns} from {table}_history where {condition}"
         "  order by lower(timestamp_range) desc limit 1)"
@@ -104,16 +119,16 @@ def _json(text: str | None):
     return None if text is None else json.loads(text)
 
 
-def _fetch_one(sql: str, params: list) -> dict | None:
-    rows = _fetch_dicts(sql, params)
-    return rows[0] if rows else None
+def _fetch(sql: str, params: list) -> tuple[list[str], list[tuple]]:
+    """The column names and the rows."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [column.name for column in cursor.description], cursor.fetchall()
 
 
 def _fetch_dicts(sql: str, params: list) -> list[dict]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        names = [column.name for column in cursor.description]
-        return [dict(zip(names, row)) for row in cursor.fetchall()]
+    names, rows = _fetch(sql, params)
+    return [dict(zip(names, row)) for row in rows]
 
 
 # --- Token balances ---------------------------------------------------------------------------
@@ -147,20 +162,19 @@ def token_balance_list(*, criteria: TokenBalanceListFilter, now: int) -> list[di
         conditions_sql, conditions_params = _comparisons("b.account_id", criteria.accounts)
         balances_sql, balances_params = _comparisons("b.balance", criteria.balances)
         sql = (
-            "select b.account_id, b.balance, b.balance_timestamp as consensus_timestamp from token_account b"
-            f" where b.token_id = %s and b.associated is true{conditions_sql}{balances_sql}"
+            f"select b.account_id, b.balance, b.balance_timestamp as consensus_timestamp, {_DECIMALS}"
+            f" from token_account b where b.token_id = %s and b.associated is true{conditions_sql}{balances_sql}"
         )
-        params = [criteria.token_id, *conditions_params, *balances_params]
+        params = [criteria.token_id, criteria.token_id, *conditions_params, *balances_params]
         ordering = f" order by b.account_id {order}"
     if criteria.public_key is not None:
         sql += " and exists (select 1 from entity e where e.id = b.account_id and e.type = %s and e.public_key = %s)"
         params += [EntityType.ACCOUNT, criteria.public_key]
-    rows = _fetch_dicts(f"{sql}{ordering} limit %s", [*params, criteria.limit])
-    if rows:
-        decimals = Token.objects.filter(token_id=criteria.token_id).values_list("decimals", flat=True).first()
-        for row in rows:
-            row["decimals"] = decimals
-    return rows
+    return _fetch_dicts(f"{sql}{ordering} limit %s", [*params, criteria.limit])
+
+
+# Each balance row carries its token's decimals (null without a token row).
+_DECIMALS = "(select decimals from token where token_id = %s) as decimals"
 
 
 def _snapshot_balances_sql(criteria: TokenBalanceListFilter, lower: int, snapshot: int) -> tuple[str, list]:
@@ -186,7 +200,7 @@ def _snapshot_balances_sql(criteria: TokenBalanceListFilter, lower: int, snapsho
         f"  and tb.account_id {'<' if order == 'desc' else '>'} holder.account_id"
         f"  order by tb.account_id {order} limit 1)"
         " from holder where holder.account_id is not null)"
-        " select b.account_id, b.balance, %s::bigint as consensus_timestamp from holder"
+        f" select b.account_id, b.balance, %s::bigint as consensus_timestamp, {_DECIMALS} from holder"
         " cross join lateral (select tb.account_id, tb.balance from token_balance tb"
         f"  where {in_window} and tb.account_id = holder.account_id order by tb.consensus_timestamp desc limit 1) b"
         f" where true{balances_sql}"
@@ -194,7 +208,7 @@ def _snapshot_balances_sql(criteria: TokenBalanceListFilter, lower: int, snapsho
     params = [
         *window_params, *accounts_params,
         *window_params, *accounts_params,
-        snapshot, *window_params,
+        snapshot, criteria.token_id, *window_params,
         *balances_params,
     ]
     return sql, params
@@ -226,20 +240,32 @@ def nft_queryset(*, token_id: int) -> QuerySet:
     return Nft.objects.filter(token_id=token_id).values(*_NFT_COLUMNS)
 
 
-def token_is_deleted(*, token_id: int) -> bool | None:
-    """The token entity's `deleted`, None without an entity row."""
-    return Entity.objects.filter(id=token_id).values_list("deleted", flat=True).first()
+def nft_list_queryset(*, token_id: int) -> QuerySet:
+    """The NFTs of a token as lists show them: with `modified_timestamp`, and `deleted_or_burned`
+    true also when the token's entity is deleted."""
+    return Nft.objects.filter(token_id=token_id).values(
+        *(column for column in _NFT_COLUMNS if column not in ("deleted", "timestamp_range")),
+        modified_timestamp=RangeLower("timestamp_range"),
+        deleted_or_burned=nft_deleted_or_burned(token_id),
+    )
+
+
+_NFT_BY_SERIAL = CompiledQuery(
+    lambda token_id, serial_number: nft_queryset(token_id=token_id).filter(serial_number=serial_number)[:1]
+)
 
 
 def nft_get(*, token_id: int, serial_number: int) -> dict | None:
-    return nft_queryset(token_id=token_id).filter(serial_number=serial_number).first()
+    rows = _NFT_BY_SERIAL.rows(token_id, serial_number)
+    return rows[0] if rows else None
 
 
 def nft_transaction_list(
     *, token_id: int, serial_number: int, timestamps: Sequence[Comparison], limit: int, order: str
 ) -> list[dict]:
     """One page of the NFT's transactions: `{"consensus_timestamp", "nonce", "payer_account_id",
-    "valid_start_ns", "type", "transfer"}`, `transfer` being the NFT's entry of `nft_transfer` (or None)."""
+    "valid_start_ns", "type", "transfer", "nft_created_timestamp"}`, `transfer` being the NFT's entry of
+    `nft_transfer` (or None), `nft_created_timestamp` the NFT's `created_timestamp` (None without an NFT row)."""
     order = "desc" if order == "desc" else "asc"
     timestamps_sql, timestamps_params = _comparisons("lower(timestamp_range)", timestamps)
     versions = "token_id = %s and serial_number = %s"
@@ -258,11 +284,12 @@ def nft_transaction_list(
         "select t.consensus_timestamp, t.nonce, t.payer_account_id, t.valid_start_ns, t.type,"
         " (select transfer from jsonb_array_elements(t.nft_transfer) transfer"
         "   where (transfer->>'token_id')::bigint = %s and (transfer->>'serial_number')::bigint = %s"
-        "   limit 1) as transfer"
+        "   limit 1) as transfer,"
+        " (select created_timestamp from nft where token_id = %s and serial_number = %s) as nft_created_timestamp"
         f" from ({events}) event join transaction t on t.consensus_timestamp = event.consensus_timestamp"
         f" order by t.consensus_timestamp {order} limit %s"
     )
-    rows = _fetch_dicts(sql, [token_id, serial_number, *params, limit])
+    rows = _fetch_dicts(sql, [token_id, serial_number, token_id, serial_number, *params, limit])
     for row in rows:
         # A token deletion moves no NFT: it is listed without sender and receiver.
         row["transfer"] = None if row["type"] == TYPE_TOKEN_DELETION else _json(row["transfer"])

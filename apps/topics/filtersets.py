@@ -4,7 +4,7 @@ from django.db.models import Subquery
 
 from apps.common.codecs import parse_positive_long, parse_timestamp
 from apps.common.filters import LastValueFilter, OperatorFilter, split_operator
-from apps.common.filtersets import ListFilterSet
+from apps.common.scoped_pages import ScopedPageFilterSet
 
 __all__ = ("BASE64", "UTF8", "TopicMessageFilterSet", "parse_encoding")
 
@@ -21,7 +21,7 @@ def parse_encoding(text: str) -> str:
     return _ENCODINGS[operand.lower()]
 
 
-class TopicMessageFilterSet(ListFilterSet):
+class TopicMessageFilterSet(ScopedPageFilterSet):
     """Filters one topic's messages: the queryset given is already narrowed to the topic."""
 
     # Every condition is ANDed, equalities included, as the upstream builds them.

@@ -1,10 +1,11 @@
+import json
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db import connection
+from django.db.models import QuerySet, Subquery
 
-from apps.accounts.models import Entity
-from apps.tokens.models import CustomFee
-from apps.topics.models import Topic, TopicMessage
+from apps.common.compiled import CompiledQuery
+from apps.topics.models import TopicMessage
 from apps.transactions.models import Transaction
 
 __all__ = (
@@ -41,26 +42,38 @@ def topic_message_queryset(*, topic_id: int) -> QuerySet:
 def topic_message_get(
     *, topic_id: int, sequence_number: int | None = None, consensus_timestamp: int | None = None
 ) -> dict | None:
-    """One message of a topic, by its sequence number or its consensus timestamp."""
-    messages = topic_message_queryset(topic_id=topic_id)
+    """One message of a topic, by its sequence number or else by its consensus timestamp."""
     if sequence_number is not None:
-        messages = messages.filter(sequence_number=sequence_number)
-    if consensus_timestamp is not None:
-        messages = messages.filter(consensus_timestamp=consensus_timestamp)
-    found = list(messages[:2])
-    return found[0] if len(found) == 1 else None
+        return _only(_MESSAGE_BY_SEQUENCE_NUMBER.rows(topic_id, sequence_number))
+    return _only(_MESSAGE_BY_TIMESTAMP.rows(topic_id, consensus_timestamp))
 
 
 def topic_message_at(*, consensus_timestamp: int) -> dict | None:
-    """The message a successful ConsensusSubmitMessage transaction at that instant submitted."""
-    topics = list(
-        Transaction.objects.filter(
-            consensus_timestamp=consensus_timestamp, type=CONSENSUS_SUBMIT_MESSAGE, result=SUCCESS
-        ).values_list("entity_id", flat=True)[:2]
-    )
-    if len(topics) != 1 or topics[0] is None:
-        return None
-    return topic_message_get(topic_id=topics[0], consensus_timestamp=consensus_timestamp)
+    """The message a successful ConsensusSubmitMessage transaction at that instant submitted
+    (one statement: the transaction names the topic)."""
+    return _only(_SUBMITTED_MESSAGE.rows(consensus_timestamp))
+
+
+def _only(rows: list[dict]) -> dict | None:
+    return rows[0] if len(rows) == 1 else None
+
+
+_MESSAGE_BY_SEQUENCE_NUMBER = CompiledQuery(
+    lambda topic_id, number: topic_message_queryset(topic_id=topic_id).filter(sequence_number=number)[:2]
+)
+_MESSAGE_BY_TIMESTAMP = CompiledQuery(
+    lambda topic_id, timestamp: topic_message_queryset(topic_id=topic_id).filter(consensus_timestamp=timestamp)[:2]
+)
+_SUBMITTED_MESSAGE = CompiledQuery(
+    lambda timestamp: TopicMessage.objects.filter(
+        consensus_timestamp=timestamp,
+        topic_id=Subquery(
+            Transaction.objects.filter(
+                consensus_timestamp=timestamp, type=CONSENSUS_SUBMIT_MESSAGE, result=SUCCESS
+            ).values("entity_id")[:1]
+        ),
+    ).values(*_MESSAGE_COLUMNS)[:2]
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,24 +86,41 @@ class TopicDetails:
 
 
 def topic_details(*, topic_id: int) -> TopicDetails:
-    topic = (
-        Topic.objects.filter(id=topic_id)
-        .values("id", "admin_key", "fee_exempt_key_list", "fee_schedule_key", "submit_key")
-        .first()
-    )
-    if topic is None:
+    """The topic's three rows, read in one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TOPIC_DETAILS, [topic_id])
+        found = cursor.fetchone()
+    if found is None:
         return TopicDetails(None, None, None)
-    entity = (
-        Entity.objects.filter(id=topic_id)
-        .values(
-            "auto_renew_account_id",
-            "auto_renew_period",
-            "created_timestamp",
-            "deleted",
-            "memo",
-            "timestamp_range",
-        )
-        .first()
-    )
-    custom_fee = CustomFee.objects.filter(entity_id=topic_id).values("fixed_fees", "timestamp_range").first()
+    parts, start = [], 0
+    for columns in (_TOPIC_COLUMNS, _TOPIC_ENTITY_COLUMNS, _TOPIC_FEE_COLUMNS):
+        row = dict(zip(columns, found[start : start + len(columns)]))
+        # The key column is null only when the left join found no row.
+        parts.append(row if row[columns[0]] is not None else None)
+        start += len(columns)
+    topic, entity, custom_fee = parts
+    if custom_fee is not None:
+        # Django reads jsonb as text outside the ORM.
+        fees = custom_fee["fixed_fees"]
+        custom_fee["fixed_fees"] = None if fees is None else json.loads(fees)
     return TopicDetails(topic, entity, custom_fee)
+
+
+_TOPIC_COLUMNS = ("id", "admin_key", "fee_exempt_key_list", "fee_schedule_key", "submit_key")
+_TOPIC_ENTITY_COLUMNS = (
+    "id",
+    "auto_renew_account_id",
+    "auto_renew_period",
+    "created_timestamp",
+    "deleted",
+    "memo",
+    "timestamp_range",
+)
+_TOPIC_FEE_COLUMNS = ("entity_id", "fixed_fees", "timestamp_range")
+_TOPIC_DETAILS = (
+    f"select {', '.join(f't.{column}' for column in _TOPIC_COLUMNS)},"
+    f" {', '.join(f'e.{column}' for column in _TOPIC_ENTITY_COLUMNS)},"
+    f" {', '.join(f'f.{column}' for column in _TOPIC_FEE_COLUMNS)}"
+    " from topic t left join entity e on e.id = t.id left join custom_fee f on f.entity_id = t.id"
+    " where t.id = %s"
+)

@@ -30,13 +30,14 @@ from apps.accounts.filtersets import (
 )
 from apps.accounts.models import AccountBalance, Entity
 from apps.common import clock
-from apps.common.api.exceptions import DetailedError, NotFound
+from apps.common.api.exceptions import DetailedError, InvalidArgument, NotFound
 from apps.common.api.views import MirrorViewSet, newest_timestamp_envelope
 from apps.common.codecs import decode_entity_id, format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
 from apps.common.java import JavaQuery, java_next_link
 from apps.common.java import conversion_error as java_conversion_error
 from apps.common.keyset import KeysetPagination
 from apps.common.pagination import Anchor, next_link
+from apps.common.scoped_pages import ScopedPages
 from apps.tokens.api.serializers import NftSerializer
 from apps.transactions import selectors as transaction_selectors
 from apps.transactions.api.serializers import TransactionSerializer
@@ -119,17 +120,39 @@ ID_CODEC = (format_entity_id, parse_entity_id_or_num_alias)
 ID_ANCHOR = {"format": format_entity_id, "parse": parse_entity_id_or_num_alias}
 
 
-class AccountPathMixin:
-    """Routes under `/accounts/{idOrAliasOrEvmAddress}/`."""
+class AccountPathMixin(ScopedPages):
+    """Routes under `/accounts/{idOrAliasOrEvmAddress}/`, their pages compiled with the account as a parameter.
+
+    A route that answers 404 for an unknown account (`check_account_exists`)
+    reads a page that is empty without the account's entity row, and looks the
+    account up only when its page is empty or its query is bad (the 404 comes first).
+    """
 
     check_account_exists = False
+
+    def page_scope(self) -> tuple[int]:
+        return (self.account_id(),)
 
     def account_id(self) -> int:
         if not hasattr(self, "_account_id"):
             self._account_id = selectors.account_id_from_path(self.kwargs["id"])
-            if self.check_account_exists and not selectors.account_exists(account_id=self._account_id):
-                raise NotFound()
         return self._account_id
+
+    def list_rows(self, filterset):
+        if not self.check_account_exists:
+            return super().list_rows(filterset)
+        try:
+            rows = super().list_rows(filterset)
+        except InvalidArgument:
+            self._require_account()
+            raise
+        if not rows:
+            self._require_account()
+        return rows
+
+    def _require_account(self) -> None:
+        if not selectors.account_exists(account_id=self.account_id()):
+            raise NotFound()
 
 
 class AccountNftViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):
@@ -138,8 +161,8 @@ class AccountNftViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):
     results_key = "nfts"
     anchor_codecs = (ID_CODEC, (str, int))
 
-    def get_queryset(self):
-        return selectors.account_nft_queryset(account_id=self.account_id())
+    def scoped_queryset(self, account_id):
+        return selectors.account_nft_queryset(account_id=account_id)
 
     def list_rows(self, filterset):
         rows = super().list_rows(filterset)
@@ -156,8 +179,8 @@ class StakingRewardViewSet(AccountPathMixin, MirrorViewSet):
     cache_control = {"list": "public, max-age=60"}
     check_account_exists = True
 
-    def get_queryset(self):
-        return selectors.staking_reward_queryset(account_id=self.account_id())
+    def scoped_queryset(self, account_id):
+        return selectors.staking_reward_queryset(account_id=account_id)
 
 
 class CryptoAllowanceViewSet(AccountPathMixin, MirrorViewSet):
@@ -166,8 +189,8 @@ class CryptoAllowanceViewSet(AccountPathMixin, MirrorViewSet):
     results_key = "allowances"
     pagination_anchors = (Anchor("spender.id", "spender", **ID_ANCHOR),)
 
-    def get_queryset(self):
-        return selectors.crypto_allowance_queryset(owner_id=self.account_id())
+    def scoped_queryset(self, owner_id):
+        return selectors.crypto_allowance_queryset(owner_id=owner_id)
 
 
 class TokenAllowanceViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):
@@ -176,8 +199,8 @@ class TokenAllowanceViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):
     results_key = "allowances"
     anchor_codecs = (ID_CODEC, ID_CODEC)
 
-    def get_queryset(self):
-        return selectors.token_allowance_queryset(owner_id=self.account_id())
+    def scoped_queryset(self, owner_id):
+        return selectors.token_allowance_queryset(owner_id=owner_id)
 
 
 class TokenRelationshipViewSet(AccountPathMixin, MirrorViewSet):
@@ -187,8 +210,8 @@ class TokenRelationshipViewSet(AccountPathMixin, MirrorViewSet):
     pagination_anchors = (Anchor("token.id", "token_id", **ID_ANCHOR),)
     check_account_exists = True
 
-    def get_queryset(self):
-        return selectors.token_relationship_queryset(account_id=self.account_id())
+    def scoped_queryset(self, account_id):
+        return selectors.token_relationship_queryset(account_id=account_id)
 
 
 #

@@ -362,6 +362,17 @@ def test_one_account_token_balance_limit(client, accounts):
     assert tokens == [{"token_id": "0.0.5000", "balance": 10}]
 
 
+def test_one_account_without_its_transactions_is_one_query(client, accounts, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        response = client.get(f"{URL}/0.0.3?transactions=false")
+
+    body = response.json()
+    assert (body["balance"]["tokens"], body["pending_reward"]) == (
+        [{"token_id": "0.0.5000", "balance": 10}, {"token_id": "0.0.5001", "balance": 11}],
+        300,
+    )
+
+
 @pytest.mark.parametrize(
     ("path", "status", "message"),
     [

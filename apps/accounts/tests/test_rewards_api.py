@@ -94,3 +94,15 @@ def test_reward_path_error(client, rewards):
 
     assert response.status_code == 400
     assert messages(response) == ["Invalid parameter: idOrAliasOrEvmAddress"]
+
+
+def test_a_page_of_rewards_is_one_query(client, rewards, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        assert amounts(client.get(URL)) == [30, 20, 10]
+
+
+def test_an_unknown_account_is_not_found_before_its_query_is_checked(client, rewards):
+    response = client.get("/api/v1/accounts/0.0.1002/rewards?timestamp=ne:1")
+
+    assert response.status_code == 404
+    assert messages(response) == ["Not found"]

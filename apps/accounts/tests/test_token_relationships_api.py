@@ -107,3 +107,15 @@ def test_token_relationship_errors(client, relationships, query, expected):
 
     assert response.status_code == 400
     assert messages(response) == expected
+
+
+def test_a_page_of_tokens_is_one_query(client, relationships, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        assert tokens(client.get(URL)) == ["0.0.3001", "0.0.3002", "0.0.3003"]
+
+
+def test_an_account_without_tokens_is_looked_up_after_its_empty_page(client, relationships, django_assert_num_queries):
+    create_entity(1003)
+
+    with django_assert_num_queries(2):
+        assert client.get("/api/v1/accounts/0.0.1003/tokens").json() == {"tokens": [], "links": {"next": None}}

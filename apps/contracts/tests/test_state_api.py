@@ -77,8 +77,9 @@ def messages(response) -> list[str]:
     return [message["message"] for message in response.json()["_status"]["messages"]]
 
 
-def test_current_state_in_slot_order(client, state):
-    response = client.get(state_url("5001"))
+def test_current_state_in_slot_order(client, state, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        response = client.get(state_url("5001"))
 
     assert response.status_code == 200
     assert response["Cache-Control"] == "public, max-age=1"

@@ -34,6 +34,30 @@ def test_schedule_get():
     assert selectors.schedule_get(schedule_id=2001) is None
 
 
+@pytest.mark.parametrize("entity", [{"memo": "first", "deleted": True}, None])
+def test_schedule_get_is_the_page_reading_in_one_read(django_assert_num_queries, entity):
+    create_schedule(2000, T, entity=entity)
+    create_signature(2000, T + 2, b"\x02")
+    create_signature(2000, T + 1, b"\x01")
+    create_signature(2001, T + 3, b"\x03")
+    (page,) = selectors.with_entities_and_signatures(list(selectors.schedule_queryset().filter(schedule_id=2000)))
+
+    with django_assert_num_queries(1):
+        schedule = selectors.schedule_get(schedule_id=2000)
+
+    signatures = schedule.pop("signatures")
+    assert schedule == {name: value for name, value in page.items() if name != "signatures"}
+    assert [(s["consensus_timestamp"], bytes(s["public_key_prefix"]), bytes(s["signature"]), s["type"]) for s in signatures] == [
+        (s["consensus_timestamp"], bytes(s["public_key_prefix"]), bytes(s["signature"]), s["type"]) for s in page["signatures"]
+    ]
+
+
+def test_schedule_get_without_signatures():
+    create_schedule(2000, T, entity={})
+
+    assert selectors.schedule_get(schedule_id=2000)["signatures"] == []
+
+
 def schedule_row(**overrides) -> dict:
     row = {"executed_timestamp": None, "deleted": False, "expiration_time": None, "consensus_timestamp": T}
     return {**row, **overrides}

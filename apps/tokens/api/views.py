@@ -8,6 +8,7 @@ from apps.common.api.exceptions import InvalidArgument, NotFound, error_response
 from apps.common.api.views import MirrorViewSet, newest_timestamp_envelope
 from apps.common.codecs import format_entity_id, format_timestamp, parse_positive_long, parse_timestamp
 from apps.common.pagination import Anchor
+from apps.common.scoped_pages import ScopedPages
 from apps.common.query import parse_query_string
 from apps.tokens import selectors
 from apps.tokens.api.serializers import (
@@ -63,7 +64,8 @@ class TokenViewSet(MirrorViewSet):
 
     def retrieve(self, request, token_id):
         token = token_id_from_path(token_id)
-        as_of = self.get_filterset(self.detail_filterset_class).as_of()
+        # Validation only: no queryset (the list's would cost more to build than the token takes to read).
+        as_of = self.detail_filterset_class(self.query_params(), request=self.request).as_of()
         info = selectors.token_info(token_id=token, as_of=as_of)
         if info is None:
             raise NotFound()
@@ -87,24 +89,22 @@ class TokenBalanceViewSet(MirrorViewSet):
         return newest_timestamp_envelope(rows)
 
 
-class NftViewSet(MirrorViewSet):
+class NftViewSet(ScopedPages, MirrorViewSet):
     filterset_class = NftFilterSet
     serializer_class = NftSerializer
     results_key = "nfts"
     pagination_anchors = (Anchor("serialnumber", "serial_number"),)
 
-    def get_queryset(self):
-        return selectors.nft_queryset(token_id=token_id_from_path(self.kwargs["token_id"]))
+    def page_scope(self) -> tuple[int]:
+        return (token_id_from_path(self.kwargs["token_id"]),)
+
+    def scoped_queryset(self, token_id):
+        return selectors.nft_list_queryset(token_id=token_id)
 
     def list_rows(self, filterset):
         rows = super().list_rows(filterset)
-        if rows:
-            # In lists an NFT of a deleted token shows as deleted.
-            token_deleted = selectors.token_is_deleted(token_id=rows[0]["token_id"])
-            for row in rows:
-                _add_modified_timestamp(row)
-                if token_deleted:
-                    row["deleted"] = True
+        for row in rows:
+            row["deleted"] = row.pop("deleted_or_burned")
         return rows
 
     def retrieve(self, request, token_id, serial_number):
@@ -135,24 +135,21 @@ class NftTransactionViewSet(MirrorViewSet):
         token = token_id_from_path(self.kwargs["token_id"])
         serial = serial_number_from_path(self.kwargs["serial_number"])
         filterset.validate()
-        return selectors.nft_transaction_list(
+        rows = selectors.nft_transaction_list(
             token_id=token,
             serial_number=serial,
             timestamps=tuple(filterset.form.cleaned_data.get("timestamp") or ()),
             limit=filterset.limit_value,
             order=filterset.order_value,
         )
+        # Without the NFT's creation the mirror holds only part of its history.
+        self.partial_history = bool(rows) and rows[0]["nft_created_timestamp"] is None
+        return rows
 
     def list(self, request, *args, **kwargs):
         response = super().list(request, *args, **kwargs)
-        if response.data["transactions"]:
-            nft = selectors.nft_get(
-                token_id=token_id_from_path(kwargs["token_id"]),
-                serial_number=serial_number_from_path(kwargs["serial_number"]),
-            )
-            if nft is None or nft["created_timestamp"] is None:
-                # Without the NFT's creation the mirror holds only part of its history.
-                response.status_code = 206
+        if self.partial_history:
+            response.status_code = 206
         return response
 
 

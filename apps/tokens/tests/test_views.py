@@ -317,8 +317,9 @@ def accounts_of(response) -> list[tuple[str, int]]:
     return [(balance["account"], balance["balance"]) for balance in response.json()["balances"]]
 
 
-def test_token_balances(client, balances):
-    response = client.get("/api/v1/tokens/0.0.1001/balances")
+def test_token_balances(client, balances, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        response = client.get("/api/v1/tokens/0.0.1001/balances")
 
     assert response.status_code == 200
     assert response["Cache-Control"] == "public, max-age=1"
@@ -450,6 +451,20 @@ def test_nfts_of_a_deleted_token_are_deleted(client, nfts):
     assert single["deleted"] is False
 
 
+def test_nfts_of_a_token_without_an_entity_row_are_as_stored(client, nfts):
+    Entity.objects.filter(id=1500).delete()
+
+    assert [nft["deleted"] for nft in client.get("/api/v1/tokens/1500/nfts").json()["nfts"]] == [True, False, False]
+
+
+@pytest.mark.parametrize("url", ["/api/v1/tokens/1500/nfts", "/api/v1/tokens/1500/nfts/1", "/api/v1/tokens/0.0.1001"])
+def test_one_query_per_request(client, nfts, url, django_assert_num_queries):
+    create_token(1001)
+
+    with django_assert_num_queries(1):
+        assert client.get(url).status_code == 200
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
@@ -543,8 +558,9 @@ def transaction_types(response) -> list[str]:
     return [transaction["type"] for transaction in response.json()["transactions"]]
 
 
-def test_nft_transactions(client, nft_history):
-    response = client.get("/api/v1/tokens/1500/nfts/1/transactions")
+def test_nft_transactions(client, nft_history, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        response = client.get("/api/v1/tokens/1500/nfts/1/transactions")
 
     assert response.status_code == 200
     assert response.json() == {
@@ -598,6 +614,16 @@ def test_nft_transactions_without_the_creation_are_partial(client, nft_history):
     assert response.status_code == 206
     assert response["Cache-Control"] == "public, max-age=1"
     assert len(response.json()["transactions"]) == 4
+
+
+def test_transactions_of_an_nft_without_its_row_are_partial(client, nft_history):
+    from apps.tokens.models import Nft
+
+    Nft.objects.filter(token_id=1500).delete()
+    response = client.get("/api/v1/tokens/1500/nfts/1/transactions")
+
+    assert response.status_code == 206
+    assert transaction_types(response) == ["TOKENDELETION", "CRYPTOAPPROVEALLOWANCE", "TOKENMINT"]
 
 
 def test_transactions_of_an_unknown_nft_are_empty(client, nft_history):

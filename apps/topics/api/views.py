@@ -12,6 +12,7 @@ from apps.common.codecs import (
 )
 from apps.common.java import conversion_error, parse_java_entity_id
 from apps.common.pagination import Anchor
+from apps.common.scoped_pages import ScopedPages
 from apps.topics import selectors
 from apps.topics.api.serializers import TopicMessageSerializer, TopicSerializer
 from apps.topics.filtersets import TopicMessageFilterSet
@@ -26,7 +27,7 @@ def parse_topic_id(text: str) -> int:
     return parse_entity_id(text, allow_evm_address=False).encoded
 
 
-class TopicMessageViewSet(MirrorViewSet):
+class TopicMessageViewSet(ScopedPages, MirrorViewSet):
     filterset_class = TopicMessageFilterSet
     serializer_class = TopicMessageSerializer
     results_key = "messages"
@@ -43,6 +44,12 @@ class TopicMessageViewSet(MirrorViewSet):
         if self.action != "list":
             return TopicMessage.objects.none()
         return selectors.topic_message_queryset(topic_id=self.topic_id)
+
+    def page_scope(self) -> tuple[int]:
+        return (self.topic_id,)
+
+    def scoped_queryset(self, topic_id):
+        return selectors.topic_message_queryset(topic_id=topic_id)
 
     def list(self, request, topic_id):
         self.topic_id = parse_path_segments(topic_id=topic_id)[0]

@@ -51,3 +51,15 @@ def test_topic_details_reads_each_row_present():
     assert (partial.entity, partial.custom_fee) == (None, None)
 
     assert selectors.topic_details(topic_id=9) == selectors.TopicDetails(None, None, None)
+
+
+def test_topic_details_are_one_read(django_assert_num_queries):
+    create_topic(7, entity={"memo": "memo"}, with_fees=False)
+    create_topic(8, fixed_fees=[{"amount": 2}])
+
+    with django_assert_num_queries(1):
+        without_fees = selectors.topic_details(topic_id=7)
+    without_entity = selectors.topic_details(topic_id=8)
+
+    assert (without_fees.entity["memo"], without_fees.custom_fee) == ("memo", None)
+    assert (without_entity.entity, without_entity.custom_fee["fixed_fees"]) == (None, [{"amount": 2}])

@@ -6,14 +6,17 @@ from django.db.backends.postgresql.psycopg_any import NumericRange as Range
 from django.test import Client, override_settings
 
 from apps.topics.tests.factories import (
+    CONSENSUS_SUBMIT_MESSAGE,
     ECDSA_KEY,
     ED25519_KEY,
+    PAYER,
     SECOND,
     create_message,
     create_submitted_message,
     create_topic,
     key_list,
 )
+from apps.transactions.tests.factories import create_transaction
 
 pytestmark = pytest.mark.django_db
 
@@ -349,11 +352,12 @@ def test_message_of_topic_by_timestamp_rejects_any_query_parameter(client, messa
 # --- /topics/messages/{consensusTimestamp} ------------------------------------------------------
 
 
-def test_message_by_consensus_timestamp(client):
+def test_message_by_consensus_timestamp(client, django_assert_num_queries):
     create_submitted_message(TOPIC, 1, T + 1)
     create_submitted_message(OTHER_TOPIC, 1, T + 2)
 
-    response = client.get(f"/api/v1/topics/messages/{ts(2)}")
+    with django_assert_num_queries(1):
+        response = client.get(f"/api/v1/topics/messages/{ts(2)}")
 
     assert response.status_code == 200
     assert response["Cache-Control"] == "public, max-age=600"
@@ -366,6 +370,13 @@ def test_message_by_consensus_timestamp_needs_a_successful_submit_transaction(cl
 
     assert response.status_code == 404
     assert response.json() == errors("Not found")
+
+
+def test_message_by_consensus_timestamp_of_another_topic_than_its_transactions(client):
+    create_transaction(T + 1, PAYER, type=CONSENSUS_SUBMIT_MESSAGE, entity_id=OTHER_TOPIC)
+    create_message(TOPIC, 1, T + 1)
+
+    assert client.get(f"/api/v1/topics/messages/{ts(1)}").status_code == 404
 
 
 def test_message_by_consensus_timestamp_without_message(client):

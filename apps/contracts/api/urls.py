@@ -1,6 +1,7 @@
 from django.urls import re_path
 
 from apps.common.api.routers import MirrorRouter
+from apps.contracts.api.call_views import ContractCallView
 from apps.contracts.api.views import (
     AllContractLogViewSet,
     ContractLogViewSet,
@@ -73,4 +74,7 @@ contract_routes = [
     *router.urls,
 ]
 
-urlpatterns = [*log_routes, *results_urlpatterns, *contract_routes]
+# --- contract execution (web3): before `/contracts/{id}`, which would take `call` ---------------
+call_routes = [re_path(r"^contracts/call/?$", ContractCallView.as_view(), name="contract-call")]
+
+urlpatterns = [*log_routes, *call_routes, *results_urlpatterns, *contract_routes]

@@ -1,10 +1,13 @@
 """`POST /contracts/call` and the opcode traces: served upstream by the Java web3 service,
 so errors carry `message`, `detail` and `data` (apps/contracts/evm/errors.py)."""
 
+from django.views.decorators.gzip import gzip_page
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.contracts.evm.errors import Web3Error
+from apps.common.api.exceptions import DetailedError
+from apps.common.java import JavaQuery
+from apps.contracts.evm.errors import BadRequest, Web3Error
 
 JSON_MEDIA_TYPES = frozenset({"application/json"})
 
@@ -45,3 +48,31 @@ class ContractCallView(APIView):
         from apps.contracts.api.views import ContractViewSet
 
         return ContractViewSet.as_view({"get": "retrieve"})(request._request, contract_id_or_address="call")
+
+
+class OpcodesView(APIView):
+    """GET the opcode trace of a stored transaction, re-executed on the state just before it.
+
+    The upstream answers only clients that take gzip (traces are large), and compresses."""
+
+    def get(self, request, transaction_id_or_hash):
+        from apps.contracts.evm.replay import trace
+        from apps.contracts.evm.throttle import throttle
+        from apps.contracts.evm.tracer import Tracer
+
+        if "gzip" not in request.META.get("HTTP_ACCEPT_ENCODING", "").lower():
+            raise Web3Error(406, "Accept-Encoding: gzip header is required")
+        query = JavaQuery(request.META.get("QUERY_STRING", ""))
+        try:
+            tracer = Tracer(
+                stack=query.boolean("stack", True),
+                memory=query.boolean("memory", False),
+                storage=query.boolean("storage", False),
+            )
+        except DetailedError as error:
+            raise BadRequest(*(message["detail"] for message in error.messages)) from None
+        throttle().admit_opcodes()
+        return Response(trace(transaction_id_or_hash, tracer=tracer))
+
+
+opcodes_view = gzip_page(OpcodesView.as_view())

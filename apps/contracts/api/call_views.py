@@ -1,12 +1,17 @@
 """`POST /contracts/call` and the opcode traces: served upstream by the Java web3 service,
-so errors carry `message`, `detail` and `data` (apps/contracts/evm/errors.py)."""
+so errors carry `message`, `detail` and `data` (apps/contracts/evm/errors.py).
+
+The EVM's modules are imported on first use: they are heavy and no other route needs them.
+"""
 
 from django.views.decorators.gzip import gzip_page
+from drf_spectacular.utils import extend_schema
+from rest_framework import viewsets
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from apps.common.api.exceptions import DetailedError
 from apps.common.java import JavaQuery
+from apps.contracts.evm import schema  # noqa: F401  (registers the components documented below)
 from apps.contracts.evm.errors import BadRequest, Web3Error
 
 JSON_MEDIA_TYPES = frozenset({"application/json"})
@@ -19,11 +24,19 @@ def _json_body(request) -> bytes:
     return request.body
 
 
-class ContractCallView(APIView):
+class ContractCallViewSet(viewsets.ViewSet):
     """POST runs the call; GET of the same path is the contract route for the id `call`."""
 
-    def post(self, request):
-        # The EVM's imports are heavy and no other route needs them.
+    request_schemas = {"call": ("application/json", "ContractCallRequest")}
+    schema_item = "ContractCallResponse"
+    error_statuses = {"call": (404, 415, 429, 501, 503)}
+
+    @extend_schema(
+        summary="Invoke a smart contract",
+        description="Executes a call (or, with `estimate`, estimates its gas) on the EVM over the ledger's state "
+        "at `block`, changing nothing.",
+    )
+    def call(self, request):
         from apps.contracts.evm import executor
         from apps.contracts.evm.request import parse_call_request
         from apps.contracts.evm.throttle import throttle
@@ -44,18 +57,24 @@ class ContractCallView(APIView):
             limits.restore_gas(call.gas, gas_used)
         return Response({"result": result})
 
-    def get(self, request):
+    @extend_schema(exclude=True)
+    def contract(self, request):
         from apps.contracts.api.views import ContractViewSet
 
         return ContractViewSet.as_view({"get": "retrieve"})(request._request, contract_id_or_address="call")
 
 
-class OpcodesView(APIView):
-    """GET the opcode trace of a stored transaction, re-executed on the state just before it.
+class OpcodesViewSet(viewsets.ViewSet):
+    """The opcode trace of a stored transaction, re-executed on the state just before it.
 
     The upstream answers only clients that take gzip (traces are large), and compresses."""
 
-    def get(self, request, transaction_id_or_hash):
+    detail_actions = ("opcodes",)
+    query_parameters = {"opcodes": ("stack", "memory", "storage")}
+    schema_item = "OpcodesResponse"
+    error_statuses = {"opcodes": (406, 429)}
+
+    def opcodes(self, request, transaction_id_or_hash):
         from apps.contracts.evm.replay import trace
         from apps.contracts.evm.throttle import throttle
         from apps.contracts.evm.tracer import Tracer
@@ -75,4 +94,5 @@ class OpcodesView(APIView):
         return Response(trace(transaction_id_or_hash, tracer=tracer))
 
 
-opcodes_view = gzip_page(OpcodesView.as_view())
+contract_call_view = ContractCallViewSet.as_view({"post": "call", "get": "contract"})
+opcodes_view = gzip_page(OpcodesViewSet.as_view({"get": "opcodes"}))

@@ -1,7 +1,7 @@
 from django.urls import re_path
 
 from apps.common.api.routers import MirrorRouter
-from apps.contracts.api.call_views import ContractCallView, opcodes_view
+from apps.contracts.api.call_views import contract_call_view, opcodes_view
 from apps.contracts.api.views import (
     AllContractLogViewSet,
     ContractLogViewSet,
@@ -69,6 +69,6 @@ contract_routes = [
 ]
 
 # --- contract execution (web3): before `/contracts/{id}`, which would take `call` ---------------
-call_routes = [re_path(r"^contracts/call/?$", ContractCallView.as_view(), name="contract-call")]
+call_routes = [re_path(r"^contracts/call/?$", contract_call_view, name="contract-call")]
 
 urlpatterns = [*log_routes, *call_routes, *results_urlpatterns, *contract_routes]

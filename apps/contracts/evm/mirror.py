@@ -99,34 +99,34 @@ def _block(row) -> Block | None:
     return Block(number=number, hash=bytes.fromhex(hash_hex), consensus_start=start, consensus_end=end)
 
 
-def _fetchone(sql: str, params):
+def fetch_one(sql: str, params) -> tuple | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
 
 
 def latest_block() -> Block | None:
-    return _block(_fetchone(f"select {_BLOCK_COLUMNS} from record_file order by consensus_end desc limit 1", ()))
+    return _block(fetch_one(f"select {_BLOCK_COLUMNS} from record_file order by consensus_end desc limit 1", ()))
 
 
 def earliest_block() -> Block | None:
-    return _block(_fetchone(f"select {_BLOCK_COLUMNS} from record_file order by index asc limit 1", ()))
+    return _block(fetch_one(f"select {_BLOCK_COLUMNS} from record_file order by index asc limit 1", ()))
 
 
 def block_by_number(number: int) -> Block | None:
-    return _block(_fetchone(f"select {_BLOCK_COLUMNS} from record_file where index = %s", (number,)))
+    return _block(fetch_one(f"select {_BLOCK_COLUMNS} from record_file where index = %s", (number,)))
 
 
 def block_by_hash(hash_hex: str) -> Block | None:
     return _block(
-        _fetchone(f"select {_BLOCK_COLUMNS} from record_file where hash like %s limit 1", (hash_hex.lower() + "%",))
+        fetch_one(f"select {_BLOCK_COLUMNS} from record_file where hash like %s limit 1", (hash_hex.lower() + "%",))
     )
 
 
 def block_at(timestamp: int) -> Block | None:
     """The block whose range holds `timestamp`."""
     return _block(
-        _fetchone(
+        fetch_one(
             f"select {_BLOCK_COLUMNS} from record_file where consensus_end >= %s order by consensus_end limit 1",
             (timestamp,),
         )
@@ -173,9 +173,9 @@ class MirrorReader:
         else:
             condition, params = "e.evm_address = %(key)s", {"key": address}
         if self.timestamp is None:
-            row = _fetchone(_ENTITY_LATEST.format(condition=condition), params)
+            row = fetch_one(_ENTITY_LATEST.format(condition=condition), params)
         else:
-            row = _fetchone(_ENTITY_AT.format(condition=condition), {**params, "ts": self.timestamp})
+            row = fetch_one(_ENTITY_AT.format(condition=condition), {**params, "ts": self.timestamp})
         if row is None:
             return None
         entity_id, entity_type, balance, nonce, evm_address, delegation, runtime = row
@@ -193,14 +193,14 @@ class MirrorReader:
     def _balance_at(self, entity_id: int) -> int:
         treasury = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], TREASURY_NUM)
         params = {"treasury": treasury, "id": entity_id, "ts": self.timestamp, "window": BALANCE_SNAPSHOT_WINDOW_NS}
-        return int(_fetchone(_BALANCE_AT, params)[0])
+        return int(fetch_one(_BALANCE_AT, params)[0])
 
     def _read_storage(self, entity_id: int, slot: int) -> int:
         if self.timestamp is None:
-            row = _fetchone(_STORAGE_LATEST, (entity_id, slot.to_bytes(32, "big")))
+            row = fetch_one(_STORAGE_LATEST, (entity_id, slot.to_bytes(32, "big")))
         else:
             trimmed = slot.to_bytes(32, "big").lstrip(b"\x00")
-            row = _fetchone(_STORAGE_AT, (entity_id, trimmed, self.timestamp))
+            row = fetch_one(_STORAGE_AT, (entity_id, trimmed, self.timestamp))
         return int.from_bytes(row[0], "big") if row and row[0] else 0
 
     def block_hash(self, number: int) -> bytes:

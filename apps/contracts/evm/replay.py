@@ -7,13 +7,11 @@ else from its contract result. Ethereum values are weibars; the EVM counts tinyb
 
 import re
 
-from django.db import connection
-
 from apps.common.codecs import encode_entity_id, format_entity_id
 from apps.contracts import selectors
 from apps.contracts.evm.errors import BadRequest, Web3Error
 from apps.contracts.evm.executor import CallTransaction, Execution
-from apps.contracts.evm.mirror import ZERO_ADDRESS, block_at, entity_id_of_long_zero, long_zero_address
+from apps.contracts.evm.mirror import ZERO_ADDRESS, block_at, entity_id_of_long_zero, fetch_one, long_zero_address
 from apps.contracts.evm.request import BlockSelector
 from apps.contracts.evm.tracer import Tracer
 
@@ -48,12 +46,6 @@ _ADDRESS = """
 """
 
 
-def _fetchone(sql: str, params):
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
-
-
 def consensus_timestamp_of(transaction_id_or_hash: str) -> int:
     """The consensus timestamp a hash or transaction id names; 400 for neither, 404 for unknown."""
     text = transaction_id_or_hash.strip()
@@ -80,17 +72,17 @@ def consensus_timestamp_of(transaction_id_or_hash: str) -> int:
 def _address_of(entity_id: int | None, timestamp: int) -> bytes:
     if not entity_id:
         return ZERO_ADDRESS
-    row = _fetchone(_ADDRESS, {"id": entity_id, "ts": timestamp})
+    row = fetch_one(_ADDRESS, {"id": entity_id, "ts": timestamp})
     return bytes(row[0]) if row and row[0] else long_zero_address(entity_id)
 
 
 def trace(transaction_id_or_hash: str, *, tracer: Tracer) -> dict:
     timestamp = consensus_timestamp_of(transaction_id_or_hash)
-    result = _fetchone(_RESULT, (timestamp,))
+    result = fetch_one(_RESULT, (timestamp,))
     if result is None:
         raise Web3Error(404, f"Contract result not found: {timestamp}")
     contract_id, sender_id, payer_id, amount, gas_limit, parameters, transaction_type, initcode = result
-    ethereum = _fetchone(_ETHEREUM, (timestamp,))
+    ethereum = fetch_one(_ETHEREUM, (timestamp,))
     parameters = bytes(parameters or b"")
     if ethereum is not None:
         gas_limit, value, call_data, to_address = ethereum
@@ -111,13 +103,14 @@ def trace(transaction_id_or_hash: str, *, tracer: Tracer) -> dict:
     selector = BlockSelector(number=block.number) if block else BlockSelector(tag="latest")
     execution = Execution(selector, timestamp=timestamp - 1)
     to = ZERO_ADDRESS if receiver is None else receiver
+    sender_account = execution.reader.account(sender)
     transaction = CallTransaction(
         sender=sender,
         to=b"" if receiver is None else receiver,
         value=value,
         data=data,
         gas=gas_limit,
-        nonce=(execution.reader.account(sender).nonce if execution.reader.account(sender) else 0),
+        nonce=sender_account.nonce if sender_account else 0,
     )
     outcome = execution.run(transaction, tracer=tracer)
     recipient = execution.reader.account(to) if receiver is not None else None

@@ -13,14 +13,13 @@ Calls carrying value to 0x168/0x169 revert, as the upstream's. Any other functio
 
 from collections.abc import Callable
 
-from django.db import connection
 from eth.exceptions import Revert
 from eth_abi import decode, encode
 from eth_hash.auto import keccak
 
 from apps.common.codecs import MAX_LONG
 from apps.contracts.evm.errors import ExecutionFailed, NotSupported
-from apps.contracts.evm.mirror import Account, long_zero_address
+from apps.contracts.evm.mirror import Account, fetch_one, long_zero_address
 
 HTS_ADDRESS = (0x167).to_bytes(20, "big")
 EXCHANGE_RATE_ADDRESS = (0x168).to_bytes(20, "big")
@@ -143,18 +142,14 @@ _TOKEN_FIELDS = (
 
 
 def _token_row(token_id: int) -> dict:
-    with connection.cursor() as cursor:
-        cursor.execute(_TOKEN, (token_id,))
-        row = cursor.fetchone()
+    row = fetch_one(_TOKEN, (token_id,))
     if row is None:
         raise Revert(b"")
     return dict(zip(_TOKEN_FIELDS, row))
 
 
 def _scalar(sql: str, params) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    row = fetch_one(sql, params)
     return row[0] if row else 0
 
 

@@ -498,3 +498,34 @@ def test_a_zero_delegation_is_no_delegation(client):
     with connection.cursor() as cursor:
         cursor.execute("update entity set delegation_address = %s where id = %s", (bytes(20), DELEGATING_EOA))
     assert result_of(client, {"to": hex0x(DELEGATING_ADDRESS), "data": calldata("value()")}) == b""
+
+
+# --- balances as of a block ---
+
+
+def test_an_older_block_sees_the_balance_of_its_snapshot_plus_later_transfers(client):
+    from apps.accounts.tests.factories import create_account_balances
+    from apps.common.fixtures import load_rows
+    from apps.contracts.tests.evm_ledger import BLOCKS
+
+    snapshot = BLOCKS[1][0]
+    create_account_balances(snapshot, {2: 5_000_000_000, STORAGE: 1000})
+    transfer = {"entity_id": STORAGE, "amount": 100, "payer_account_id": 2}
+    load_rows(
+        {
+            "crypto_transfer": [
+                {**transfer, "consensus_timestamp": BLOCKS[1][0] + 5},
+                {**transfer, "consensus_timestamp": BLOCKS[2][0] + 5, "amount": 7},
+                {**transfer, "consensus_timestamp": BLOCKS[2][0] + 6, "amount": 999, "errata": "DELETE"},
+            ]
+        },
+        source="test",
+    )
+
+    def balance_at(block: str) -> int:
+        body = {"to": hex0x(STORAGE_ADDRESS), "data": calldata("who()"), "block": block}
+        return decode(["address", "address", "uint256"], result_of(client, body))[2]
+
+    assert balance_at("1") == 1100
+    assert balance_at("2") == 1107
+    assert balance_at("latest") == 1234

@@ -81,6 +81,8 @@ def parse_call_request(body: bytes) -> CallRequest:
     if not isinstance(document, dict):
         raise BadRequest("JSON parse error: the request body must be a JSON object")
     problems: list[str] = []
+    if document.get("state_overrides"):
+        raise BadRequest("State overrides are not supported.")
 
     def number(name: str, default: int) -> int:
         value = document.get(name)

@@ -268,6 +268,13 @@ def test_validation_errors(client, body, details):
     }
 
 
+def test_state_overrides_are_refused(client):
+    overrides = [{"address": hex0x(STORAGE_ADDRESS), "state_diff": [{"key": "0x" + "00" * 32, "value": "0x" + "01" * 32}]}]
+    response = post(client, {"to": hex0x(STORAGE_ADDRESS), "data": calldata("value()"), "state_overrides": overrides})
+    assert response.json() == error("State overrides are not supported.")
+    assert post(client, {"to": hex0x(STORAGE_ADDRESS), "data": calldata("value()"), "state_overrides": []}).status_code == 200
+
+
 def test_value_without_to_or_code_needs_to(client):
     response = post(client, {"from": hex0x(EOA_ADDRESS), "value": 1})
     assert response.json() == error("to field must not be empty")

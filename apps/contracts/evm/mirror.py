@@ -47,7 +47,9 @@ class Block:
     consensus_end: int
 
 
-_ENTITY_COLUMNS = "e.id, e.type::text, e.balance, e.ethereum_nonce, e.evm_address, e.delegation_address, c.runtime_bytecode"
+_ENTITY_COLUMNS = (
+    "e.id, e.type::text, e.balance, e.ethereum_nonce, e.evm_address, e.delegation_address, c.runtime_bytecode"
+)
 _ENTITY_LATEST = f"""
     select {_ENTITY_COLUMNS}
     from entity e left join contract c on c.id = e.id

@@ -198,7 +198,8 @@ def test_revert_with_reason_gives_the_reason_and_data(client):
 
 def test_require_reverts_only_when_violated(client):
     to = hex0x(long_zero(REVERTER))
-    assert decode(["uint256"], result_of(client, {"to": to, "data": calldata("withRequire(uint256)", ["uint256"], [11])})) == (11,)
+    allowed = result_of(client, {"to": to, "data": calldata("withRequire(uint256)", ["uint256"], [11])})
+    assert decode(["uint256"], allowed) == (11,)
     response = post(client, {"to": to, "data": calldata("withRequire(uint256)", ["uint256"], [1])})
     assert response.json()["_status"]["messages"][0]["detail"] == "amount too small"
 
@@ -269,10 +270,11 @@ def test_validation_errors(client, body, details):
 
 
 def test_state_overrides_are_refused(client):
-    overrides = [{"address": hex0x(STORAGE_ADDRESS), "state_diff": [{"key": "0x" + "00" * 32, "value": "0x" + "01" * 32}]}]
-    response = post(client, {"to": hex0x(STORAGE_ADDRESS), "data": calldata("value()"), "state_overrides": overrides})
-    assert response.json() == error("State overrides are not supported.")
-    assert post(client, {"to": hex0x(STORAGE_ADDRESS), "data": calldata("value()"), "state_overrides": []}).status_code == 200
+    body = {"to": hex0x(STORAGE_ADDRESS), "data": calldata("value()")}
+    diff = [{"key": "0x" + "00" * 32, "value": "0x" + "01" * 32}]
+    overrides = [{"address": hex0x(STORAGE_ADDRESS), "state_diff": diff}]
+    assert post(client, {**body, "state_overrides": overrides}).json() == error("State overrides are not supported.")
+    assert post(client, {**body, "state_overrides": []}).status_code == 200
 
 
 def test_value_without_to_or_code_needs_to(client):
@@ -458,8 +460,11 @@ def test_get_token_info(client):
 @pytest.mark.parametrize(
     ("to", "data", "detail"),
     [
-        (0x167, calldata("mintToken(address,int64,bytes[])", ["address", "int64", "bytes[]"], [long_zero(TOKEN), 1, []]),
-         "Token service system contract function 0x{} is not supported"),
+        (
+            0x167,
+            calldata("mintToken(address,int64,bytes[])", ["address", "int64", "bytes[]"], [long_zero(TOKEN), 1, []]),
+            "Token service system contract function 0x{} is not supported",
+        ),
         (TOKEN, calldata("transfer(address,uint256)", ["address", "uint256"], [EOA_ADDRESS, 1]),
          "Token redirect function 0x{} is not supported"),
         (0x168, calldata("rate()"), "Exchange rate system contract function 0x{} is not supported"),

@@ -1,8 +1,10 @@
 """Contract execution over the mirror tables (`POST /contracts/call`, opcode traces).
 
-py-evm's Prague VM runs the code; nothing it writes persists. State is read lazily,
-one account or slot at a time, as of a block (`mirror.py`); the Hedera system
-contracts at 0x167-0x169 and token addresses are answered natively (`system.py`);
-`executor.py` runs a call, an estimate or a replay and turns failures into the
-web3 error bodies (`errors.py`); `request.py` reads and validates the call body.
+py-evm's Prague VM runs the code; nothing it writes persists.
+- `request.py` reads and validates the call body; `errors.py` the web3 error bodies.
+- `mirror.py` reads state lazily, one account or slot at a time, as of a block;
+  `state.py` is py-evm's account database and state over it (journal, wall-time check).
+- `system.py` answers the Hedera system contracts at 0x167-0x169 and token addresses.
+- `executor.py` runs a call or an estimate; `replay.py` and `tracer.py` the opcode traces.
+- `throttle.py` the per-process rate limits; `schema.py` the OpenAPI components.
 """

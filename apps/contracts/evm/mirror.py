@@ -70,11 +70,14 @@ _ENTITY_AT = f"""
     order by lower(e.timestamp_range) desc
     limit 1
 """
-_BALANCE_AT = """
+# The balance snapshot in force at %(ts)s: the treasury's latest within the window.
+_SNAPSHOT = """
     with snapshot as (
         select max(consensus_timestamp) as ts from account_balance
         where account_id = %(treasury)s and consensus_timestamp between %(ts)s - %(window)s and %(ts)s
     )
+"""
+_BALANCE_AT = _SNAPSHOT + """
     select coalesce((
         select balance from account_balance, snapshot
         where account_id = %(id)s and consensus_timestamp = snapshot.ts
@@ -83,6 +86,43 @@ _BALANCE_AT = """
         where entity_id = %(id)s and consensus_timestamp > coalesce(snapshot.ts, -1)
           and consensus_timestamp <= %(ts)s and (errata is null or errata <> 'DELETE')
     ), 0)
+"""
+_TOKEN_BALANCE_AT = _SNAPSHOT + """
+    select coalesce((
+        select balance from token_balance, snapshot
+        where account_id = %(id)s and token_id = %(token)s and consensus_timestamp = snapshot.ts
+    ), 0) + coalesce((
+        select sum(amount) from token_transfer, snapshot
+        where account_id = %(id)s and token_id = %(token)s
+          and consensus_timestamp > coalesce(snapshot.ts, -1) and consensus_timestamp <= %(ts)s
+    ), 0)
+"""
+_TOKEN_BALANCE_LATEST = """
+    select balance from token_account where account_id = %(id)s and token_id = %(token)s and associated
+"""
+_TOKEN_COLUMNS = """
+    t.token_id, t.name, t.symbol, t.decimals, t.total_supply, t.max_supply, t.supply_type::text,
+    t.freeze_default, t.treasury_account_id, e.memo, e.deleted, t.kyc_key is not null,
+    t.pause_status::text, e.expiration_timestamp, e.auto_renew_account_id, e.auto_renew_period
+"""
+_TOKEN_FIELDS = (
+    "token_id name symbol decimals total_supply max_supply supply_type freeze_default treasury memo deleted "
+    "has_kyc_key pause_status expiration auto_renew_account auto_renew_period"
+).split()
+_TOKEN_LATEST = f"select {_TOKEN_COLUMNS} from token t join entity e on e.id = t.token_id where t.token_id = %(token)s"
+# The token's version in force at %(ts)s; its entity's memo and expiry are the latest.
+_TOKEN_AT = f"""
+    select {_TOKEN_COLUMNS}
+    from (
+        select * from token where token_id = %(token)s and lower(timestamp_range) <= %(ts)s
+        union all
+        select * from token_history where token_id = %(token)s and timestamp_range @> %(ts)s::bigint
+    ) t join entity e on e.id = t.token_id
+    order by lower(t.timestamp_range) desc
+    limit 1
+"""
+_TOKEN_ALLOWANCE = """
+    select amount from token_allowance where owner = %s and spender = %s and token_id = %s
 """
 _STORAGE_LATEST = "select value from contract_state where contract_id = %s and slot = %s"
 _STORAGE_AT = """
@@ -192,10 +232,32 @@ class MirrorReader:
             evm_address=bytes(evm_address) if evm_address else None,
         )
 
-    def _balance_at(self, entity_id: int) -> int:
+    def _snapshot_params(self, **params) -> dict:
         treasury = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], TREASURY_NUM)
-        params = {"treasury": treasury, "id": entity_id, "ts": self.timestamp, "window": BALANCE_SNAPSHOT_WINDOW_NS}
-        return int(fetch_one(_BALANCE_AT, params)[0])
+        return {"treasury": treasury, "ts": self.timestamp, "window": BALANCE_SNAPSHOT_WINDOW_NS, **params}
+
+    def _balance_at(self, entity_id: int) -> int:
+        return int(fetch_one(_BALANCE_AT, self._snapshot_params(id=entity_id))[0])
+
+    def token(self, token_id: int) -> dict | None:
+        """The token's fields (`_TOKEN_FIELDS`) as of the state's time."""
+        if self.timestamp is None:
+            row = fetch_one(_TOKEN_LATEST, {"token": token_id})
+        else:
+            row = fetch_one(_TOKEN_AT, {"token": token_id, "ts": self.timestamp})
+        return dict(zip(_TOKEN_FIELDS, row)) if row else None
+
+    def token_balance(self, account_id: int, token_id: int) -> int:
+        if self.timestamp is None:
+            row = fetch_one(_TOKEN_BALANCE_LATEST, {"id": account_id, "token": token_id})
+        else:
+            row = fetch_one(_TOKEN_BALANCE_AT, self._snapshot_params(id=account_id, token=token_id))
+        return int(row[0]) if row else 0
+
+    def token_allowance(self, owner_id: int, spender_id: int, token_id: int) -> int:
+        """The allowance left (the latest: allowances are not read as of a time)."""
+        row = fetch_one(_TOKEN_ALLOWANCE, (owner_id, spender_id, token_id))
+        return row[0] if row else 0
 
     def _read_storage(self, entity_id: int, slot: int) -> int:
         if self.timestamp is None:

@@ -8,7 +8,8 @@
   Redirected reads: `name`, `symbol`, `decimals`, `totalSupply`, `balanceOf`, `allowance`.
 
 Calls carrying value to 0x168/0x169 revert, as the upstream's. Any other function answers
-501 naming its selector (`NotSupported`). Reads of a token see its latest rows.
+501 naming its selector (`NotSupported`). Tokens and balances are read as of the call's block
+(`MirrorReader`); allowances are the latest.
 """
 
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from eth_hash.auto import keccak
 
 from apps.common.codecs import MAX_LONG
 from apps.contracts.evm.errors import ExecutionFailed, NotSupported
-from apps.contracts.evm.mirror import Account, fetch_one, long_zero_address
+from apps.contracts.evm.mirror import Account, long_zero_address
 
 HTS_ADDRESS = (0x167).to_bytes(20, "big")
 EXCHANGE_RATE_ADDRESS = (0x168).to_bytes(20, "big")
@@ -100,7 +101,8 @@ def token_service(computation):
 def call_token(computation, account: Account):
     """A call to a token's own address: the token service's redirect."""
     computation.consume_gas(SYSTEM_CONTRACT_GAS, reason="token redirect")
-    computation.output = token_redirect(computation, _token_row(account.entity_id), bytes(computation.msg.data))
+    token = _token_row(computation, account.entity_id)
+    computation.output = token_redirect(computation, token, bytes(computation.msg.data))
 
 
 def token_redirect(computation, token: dict, data: bytes) -> bytes:
@@ -125,43 +127,20 @@ def _entity_id(computation, address: str) -> int | None:
 
 def _token(computation, address: str) -> dict | None:
     account = computation.state.mirror_account(bytes.fromhex(address[2:]))
-    return _token_row(account.entity_id) if account and account.is_token else None
+    return _token_row(computation, account.entity_id) if account and account.is_token else None
 
 
-_TOKEN = """
-    select t.token_id, t.name, t.symbol, t.decimals, t.total_supply, t.max_supply, t.supply_type::text,
-           t.freeze_default, t.treasury_account_id, e.memo, e.deleted, t.kyc_key is not null,
-           t.pause_status::text, e.expiration_timestamp, e.auto_renew_account_id, e.auto_renew_period
-    from token t join entity e on e.id = t.token_id
-    where t.token_id = %s
-"""
-_TOKEN_FIELDS = (
-    "token_id name symbol decimals total_supply max_supply supply_type freeze_default treasury memo deleted "
-    "has_kyc_key pause_status expiration auto_renew_account auto_renew_period"
-).split()
-
-
-def _token_row(token_id: int) -> dict:
-    row = fetch_one(_TOKEN, (token_id,))
-    if row is None:
+def _token_row(computation, token_id: int) -> dict:
+    token = computation.state.reader.token(token_id)
+    if token is None:
         raise Revert(b"")
-    return dict(zip(_TOKEN_FIELDS, row))
-
-
-def _scalar(sql: str, params) -> int:
-    row = fetch_one(sql, params)
-    return row[0] if row else 0
+    return token
 
 
 def _balance_of(computation, token: dict, data: bytes) -> bytes:
     (owner,) = _decode(["address"], data)
     account_id = _entity_id(computation, owner)
-    balance = 0
-    if account_id is not None:
-        balance = _scalar(
-            "select balance from token_account where account_id = %s and token_id = %s and associated",
-            (account_id, token["token_id"]),
-        )
+    balance = 0 if account_id is None else computation.state.reader.token_balance(account_id, token["token_id"])
     return encode(["uint256"], [balance])
 
 
@@ -170,10 +149,7 @@ def _allowance(computation, token: dict, data: bytes) -> bytes:
     owner_id, spender_id = _entity_id(computation, owner), _entity_id(computation, spender)
     amount = 0
     if owner_id is not None and spender_id is not None:
-        amount = _scalar(
-            "select amount from token_allowance where owner = %s and spender = %s and token_id = %s",
-            (owner_id, spender_id, token["token_id"]),
-        )
+        amount = computation.state.reader.token_allowance(owner_id, spender_id, token["token_id"])
     return encode(["uint256"], [amount])
 
 

@@ -541,3 +541,39 @@ def test_an_older_block_sees_the_balance_of_its_snapshot_plus_later_transfers(cl
     assert balance_at("1") == 1100
     assert balance_at("2") == 1107
     assert balance_at("latest") == 1234
+
+
+def test_token_reads_at_an_older_block_see_the_token_and_balances_then(client):
+    from django.db import connection
+
+    from apps.accounts.tests.factories import create_account_balances, create_token_balances
+    from apps.common.fixtures import load_rows
+    from apps.contracts.tests.evm_ledger import BLOCKS
+
+    renamed = BLOCKS[2][0]
+    with connection.cursor() as cursor:
+        cursor.execute("update token set timestamp_range = int8range(%s, null) where token_id = %s", (renamed, TOKEN))
+        cursor.execute(
+            "insert into token_history select * from token where token_id = %s", (TOKEN,)
+        )
+        cursor.execute(
+            "update token_history set name = 'Old Name', timestamp_range = int8range(%s, %s) where token_id = %s",
+            (BLOCKS[1][0] - 10, renamed, TOKEN),
+        )
+    create_account_balances(BLOCKS[1][0], {2: 1})
+    create_token_balances(BLOCKS[1][0], EOA, {TOKEN: 40})
+    load_rows(
+        {"token_transfer": [{"token_id": TOKEN, "account_id": EOA, "consensus_timestamp": BLOCKS[1][0] + 3,
+                             "amount": 2, "payer_account_id": 2}]},
+        source="test",
+    )
+    token = hex0x(long_zero(TOKEN))
+    balance_call = calldata("balanceOf(address)", ["address"], [EOA_ADDRESS])
+
+    def read(data: str, block: str, types: list[str]):
+        return decode(types, result_of(client, {"to": token, "data": data, "block": block}))[0]
+
+    assert read(calldata("name()"), "1", ["string"]) == "Old Name"
+    assert read(calldata("name()"), "latest", ["string"]) == "Mirror Token"
+    assert read(balance_call, "1", ["uint256"]) == 42
+    assert read(balance_call, "latest", ["uint256"]) == 77

@@ -66,7 +66,6 @@ class Outcome:
     output: bytes
     gas_used: int
     error: Exception | None
-    state: MirrorState
 
 
 class Execution:
@@ -81,9 +80,8 @@ class Execution:
         self.reader = MirrorReader(timestamp=self.timestamp)
         self.seconds = settings.WEB3["TIMEOUT_SECONDS"]
         self.deadline = time.monotonic() + self.seconds
-        chain_id = int(settings.MIRROR["CHAIN_ID"], 16)
-        self.chain_id = chain_id
-        self.ledger_id = _LEDGER_IDS.get(chain_id, "0x03")
+        self.chain_id = int(settings.MIRROR["CHAIN_ID"], 16)
+        self.ledger_id = _LEDGER_IDS.get(self.chain_id, "0x03")
 
     def _context(self) -> ExecutionContext:
         block = self.block
@@ -114,7 +112,7 @@ class Execution:
         state = self.state(transaction.sender)
         state.tracer = tracer
         if transaction.intrinsic_gas > transaction.gas:
-            return Outcome(False, b"", transaction.gas, OutOfGas("intrinsic gas"), state)
+            return Outcome(False, b"", transaction.gas, OutOfGas("intrinsic gas"))
         executor = state.get_transaction_executor()
         message = executor.build_evm_message(transaction)
         computation = executor.build_computation(message, transaction)
@@ -122,7 +120,7 @@ class Execution:
         refund = executor.calculate_gas_refund(computation, used)
         gas_used = used - refund + executor.calc_data_floor_gas(transaction, used, refund)
         error = None if computation.is_success else computation.error
-        return Outcome(computation.is_success, bytes(computation.output), gas_used, error, state)
+        return Outcome(computation.is_success, bytes(computation.output), gas_used, error)
 
 
 def resolve_block(selector: BlockSelector) -> tuple[Block | None, bool]:

@@ -293,6 +293,19 @@ MIRROR = {
     "CHAIN_ID": "0x128",
 }
 
+# POST /contracts/call and opcode traces (apps/contracts/evm): the upstream web3 service's limits.
+WEB3 = {
+    "MAX_GAS_LIMIT": int(os.environ.get("MIRROR_WEB3_MAX_GAS_LIMIT", 15_000_000)),
+    # Wall time one request may execute for (estimates included), then 503.
+    "TIMEOUT_SECONDS": float(os.environ.get("MIRROR_WEB3_TIMEOUT_SECONDS", 10)),
+    # Token buckets per process, as the upstream's per instance (0 = no limit).
+    "REQUESTS_PER_SECOND": int(os.environ.get("MIRROR_WEB3_REQUESTS_PER_SECOND", 500)),
+    "GAS_PER_SECOND": int(os.environ.get("MIRROR_WEB3_GAS_PER_SECOND", 7_500_000_000)),
+    "OPCODE_REQUESTS_PER_SECOND": int(os.environ.get("MIRROR_WEB3_OPCODE_REQUESTS_PER_SECOND", 1)),
+    "ESTIMATE_MAX_ITERATIONS": 20,
+    "ESTIMATE_THRESHOLD_PERCENT": 10,
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

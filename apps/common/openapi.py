@@ -240,7 +240,12 @@ class MirrorAutoSchema(AutoSchema):
         return None
 
     def _get_request_body(self, direction="request"):
-        # Only an action that declares its body's media types takes one (as raw bytes).
+        # Only an action that declares its body takes one: a component schema
+        # (`request_schemas`: action -> (media type, name)) or raw bytes (`request_media_types`).
+        if declared := getattr(self.view, "request_schemas", {}).get(self._action):
+            media_type, name = declared
+            self._register_components()
+            return {"required": True, "content": {media_type: {"schema": ref(name)}}}
         media_types = getattr(self.view, "request_media_types", {}).get(self._action)
         if not media_types:
             return None

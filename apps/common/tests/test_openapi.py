@@ -122,10 +122,6 @@ def test_every_answer_of_every_operation_has_a_named_schema(document):
                 assert body.get("properties") or body.get("allOf"), (method, path, status)
 
 
-# Answered 404 until opcode traces (an EVM replay) are served.
-NOT_SERVED_YET = {"/api/v1/contracts/results/{transactionIdOrHash}/opcodes"}
-
-
 def shared_operations(document, reference):
     """(path, method, ours, theirs) of each operation both documents have."""
     for path, operations in reference["paths"].items():
@@ -140,7 +136,7 @@ def test_our_paths_and_their_parameters_are_named_as_the_reference(document, ref
     ours = {template(path): path for path in document["paths"]}
     compared = 0
     for path, operations in reference["paths"].items():
-        if template(path) not in ours or "get" not in operations or path in NOT_SERVED_YET:
+        if template(path) not in ours or "get" not in operations:
             continue
         assert ours[template(path)] == path
         ours_get = document["paths"][path].get("get")
@@ -182,8 +178,6 @@ def path_parameter_schema(document: dict, parameter: dict) -> dict:
 def test_our_answers_have_the_reference_schemas(document, reference):
     compared = 0
     for path, method, ours, theirs in shared_operations(document, reference):
-        if path in NOT_SERVED_YET:
-            continue
         assert "200" in ours["responses"], (method, path)
         for status, response in theirs["responses"].items():
             # The upstream documents a 500 on some routes when its own data is missing; we never

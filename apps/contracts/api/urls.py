@@ -1,6 +1,7 @@
 from django.urls import re_path
 
 from apps.common.api.routers import MirrorRouter
+from apps.contracts.api.call_views import contract_call_view, opcodes_view
 from apps.contracts.api.views import (
     AllContractLogViewSet,
     ContractLogViewSet,
@@ -35,16 +36,10 @@ results_urlpatterns = [
         _by_transaction({"get": "actions"}),
         name="contract-actions",
     ),
-    re_path(
-        r"^contracts/results/(?P<transaction_id_or_hash>[^/]+)/opcodes/?$",
-        _by_transaction({"get": "opcodes"}),
-        name="contract-opcodes",
-    ),
+    re_path(r"^contracts/results/(?P<transaction_id_or_hash>[^/]+)/opcodes/?$", opcodes_view, name="contract-opcodes"),
     # The interface description also names the opcodes route under `/contracts/{transactionIdOrHash}`.
     re_path(
-        r"^contracts/(?P<transaction_id_or_hash>[^/]+)/results/opcodes/?$",
-        _by_transaction({"get": "opcodes"}),
-        name="contract-opcodes-alias",
+        r"^contracts/(?P<transaction_id_or_hash>[^/]+)/results/opcodes/?$", opcodes_view, name="contract-opcodes-alias"
     ),
     re_path(
         r"^contracts/results/(?P<transaction_id_or_hash>(?!logs/?$)[^/]+)/?$",
@@ -73,4 +68,7 @@ contract_routes = [
     *router.urls,
 ]
 
-urlpatterns = [*log_routes, *results_urlpatterns, *contract_routes]
+# --- contract execution (web3): before `/contracts/{id}`, which would take `call` ---------------
+call_routes = [re_path(r"^contracts/call/?$", contract_call_view, name="contract-call")]
+
+urlpatterns = [*log_routes, *call_routes, *results_urlpatterns, *contract_routes]

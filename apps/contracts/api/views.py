@@ -253,9 +253,7 @@ class ContractResultByTransactionViewSet(ContractResultViewSet):
     filterset_class = ContractActionFilterSet
     results_key = "actions"
     pagination_anchors = (Anchor("index", "index"),)
-    detail_actions = ("retrieve", "opcodes")
-    # Opcode traces are not served yet (always 404): the route reads no parameter.
-    query_parameters = {"opcodes": ()}
+    detail_actions = ("retrieve",)
     cache_control = {"retrieve": "public, max-age=600", "actions": "public, max-age=600"}
 
     def get_queryset(self):
@@ -298,10 +296,6 @@ class ContractResultByTransactionViewSet(ContractResultViewSet):
             return selectors.contract_transaction_by_hash(transaction_hash=transaction_hash)
         payer, valid_start = parse_transaction_id(transaction_id_or_hash)
         return selectors.contract_transaction_by_id(payer=payer, valid_start=valid_start, nonce=nonce)
-
-    def opcodes(self, request, transaction_id_or_hash):
-        # Opcode traces replay the transaction in an EVM; until that lands the route is unknown.
-        raise NotFound()
 
 
 def parse_ethereum_hash(text: str) -> bytes | None:

@@ -572,15 +572,6 @@ def test_result_by_transaction_errors(client, type4_result, path, status, body):
     assert (response.status_code, response.json()) == (status, body)
 
 
-@pytest.mark.parametrize(
-    "path",
-    [f"/api/v1/contracts/results/{'ab' * 32}/opcodes", f"/api/v1/contracts/{'ab' * 32}/results/opcodes"],
-)
-def test_opcodes_routes_answer_not_found(client, path):
-    response = client.get(path)
-    assert (response.status_code, response.json()) == (404, envelope("Not found"))
-
-
 def test_result_by_transaction_shows_every_non_migration_state_change(client, contract):
     create_result(T, CONTRACT)
     create_state_change(T, CONTRACT, b"\x01", migration=True)

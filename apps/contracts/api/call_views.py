@@ -1,0 +1,98 @@
+"""`POST /contracts/call` and the opcode traces: served upstream by the Java web3 service,
+so errors carry `message`, `detail` and `data` (apps/contracts/evm/errors.py).
+
+The EVM's modules are imported on first use: they are heavy and no other route needs them.
+"""
+
+from django.views.decorators.gzip import gzip_page
+from drf_spectacular.utils import extend_schema
+from rest_framework import viewsets
+from rest_framework.response import Response
+
+from apps.common.api.exceptions import DetailedError
+from apps.common.java import JavaQuery
+from apps.contracts.evm import schema  # noqa: F401  (registers the components documented below)
+from apps.contracts.evm.errors import BadRequest, Web3Error
+
+JSON_MEDIA_TYPES = frozenset({"application/json"})
+
+
+def _json_body(request) -> bytes:
+    content_type = request.META.get("CONTENT_TYPE", "") or "application/octet-stream"
+    if content_type.split(";", 1)[0].strip().lower() not in JSON_MEDIA_TYPES:
+        raise Web3Error(415, f"Content-Type '{content_type}' is not supported")
+    return request.body
+
+
+class ContractCallViewSet(viewsets.ViewSet):
+    """POST runs the call; GET of the same path is the contract route for the id `call`."""
+
+    request_schemas = {"call": ("application/json", "ContractCallRequest")}
+    schema_item = "ContractCallResponse"
+    error_statuses = {"call": (404, 415, 429, 501, 503)}
+
+    @extend_schema(
+        summary="Invoke a smart contract",
+        description="Executes a call (or, with `estimate`, estimates its gas) on the EVM over the ledger's state "
+        "at `block`, changing nothing.",
+    )
+    def call(self, request):
+        from apps.contracts.evm import executor
+        from apps.contracts.evm.request import parse_call_request
+        from apps.contracts.evm.throttle import throttle
+
+        call = parse_call_request(_json_body(request))
+        limits = throttle()
+        limits.admit_call(call.gas)
+        gas_used = None
+        try:
+            if call.estimate:
+                gas_used = executor.estimate(call)
+                result = "0x" + gas_used.to_bytes(8, "big").hex()
+            else:
+                outcome = executor.call(call)
+                gas_used = outcome.gas_used
+                result = "0x" + outcome.output.hex()
+        finally:
+            limits.restore_gas(call.gas, gas_used)
+        return Response({"result": result})
+
+    @extend_schema(exclude=True)
+    def contract(self, request):
+        from apps.contracts.api.views import ContractViewSet
+
+        return ContractViewSet.as_view({"get": "retrieve"})(request._request, contract_id_or_address="call")
+
+
+class OpcodesViewSet(viewsets.ViewSet):
+    """The opcode trace of a stored transaction, re-executed on the state just before it.
+
+    The upstream answers only clients that take gzip (traces are large), and compresses."""
+
+    detail_actions = ("opcodes",)
+    query_parameters = {"opcodes": ("stack", "memory", "storage")}
+    schema_item = "OpcodesResponse"
+    error_statuses = {"opcodes": (406, 429)}
+
+    def opcodes(self, request, transaction_id_or_hash):
+        from apps.contracts.evm.replay import trace
+        from apps.contracts.evm.throttle import throttle
+        from apps.contracts.evm.tracer import Tracer
+
+        if "gzip" not in request.META.get("HTTP_ACCEPT_ENCODING", "").lower():
+            raise Web3Error(406, "Accept-Encoding: gzip header is required")
+        query = JavaQuery(request.META.get("QUERY_STRING", ""))
+        try:
+            tracer = Tracer(
+                stack=query.boolean("stack", True),
+                memory=query.boolean("memory", False),
+                storage=query.boolean("storage", False),
+            )
+        except DetailedError as error:
+            raise BadRequest(*(message["detail"] for message in error.messages)) from None
+        throttle().admit_opcodes()
+        return Response(trace(transaction_id_or_hash, tracer=tracer))
+
+
+contract_call_view = ContractCallViewSet.as_view({"post": "call", "get": "contract"})
+opcodes_view = gzip_page(OpcodesViewSet.as_view({"get": "opcodes"}))

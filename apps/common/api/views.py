@@ -89,6 +89,8 @@ class MirrorViewSet(viewsets.GenericViewSet):
         return {}
 
     def validate_detail_query(self) -> None:
+        if not self.query_params():
+            return  # no parameter, nothing to refuse
         self.detail_filterset_class(self.query_params(), request=self.request).validate()
 
     def finalize_response(self, request, response, *args, **kwargs):

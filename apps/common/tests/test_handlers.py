@@ -1,15 +1,13 @@
-import io
-import sys
-
 import pytest
+from django.core.cache import close_caches
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import request_finished, request_started
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections
+from django.db import close_old_connections, reset_queries
 from django.test import Client
 
 from apps.common.fixtures import load_rows
-from apps.common.handlers import MirrorWSGIHandler
+from apps.common.handlers import MirrorWSGIHandler, wsgi_environ
 from apps.common.middleware import MAX_URI_LENGTH
 
 pytestmark = pytest.mark.django_db
@@ -62,20 +60,7 @@ REQUESTS = [
 
 
 def call(application, method: str, path: str, query: str, headers: dict) -> tuple[str, list, bytes]:
-    environ = {
-        "REQUEST_METHOD": method,
-        "SCRIPT_NAME": "",
-        "PATH_INFO": path,
-        "QUERY_STRING": query,
-        "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "8000",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "HTTP_HOST": "127.0.0.1:8000",
-        "wsgi.url_scheme": "http",
-        "wsgi.input": io.BytesIO(),
-        "wsgi.errors": sys.stderr,
-        **headers,
-    }
+    environ = wsgi_environ(method, path, query, headers)
     answer = {}
 
     def start_response(status, response_headers, exc_info=None):
@@ -133,3 +118,12 @@ def test_api_middleware_must_follow_middleware(settings, api_middleware):
 
     with pytest.raises(ImproperlyConfigured, match="API_MIDDLEWARE must list middleware of MIDDLEWARE"):
         MirrorWSGIHandler()
+
+
+def test_requests_keep_only_the_signal_receivers_that_do_something():
+    finished = [receiver() for _, receiver, _ in request_finished.receivers]
+    started = [receiver() for _, receiver, _ in request_started.receivers]
+
+    assert close_old_connections in started and close_old_connections in finished
+    assert close_caches not in finished
+    assert reset_queries not in started

@@ -14,13 +14,12 @@ load at all, so it tells a small gain from noise.
 import cProfile
 import io
 import pstats
-import sys
 from time import perf_counter, process_time
 
 from django.core.management.base import BaseCommand
 from django.db import connection
 
-from apps.common.handlers import MirrorWSGIHandler
+from apps.common.handlers import MirrorWSGIHandler, wsgi_environ
 
 
 class Command(BaseCommand):
@@ -80,24 +79,7 @@ class _Request:
     def __init__(self, application, url: str, headers: dict[str, str]):
         path, _, query = url.partition("?")
         self.application = application
-        self.environ = {
-            "REQUEST_METHOD": "GET",
-            "SCRIPT_NAME": "",
-            "PATH_INFO": path,
-            "QUERY_STRING": query,
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "8000",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_HOST": "127.0.0.1:8000",
-            "HTTP_ACCEPT": "*/*",
-            "wsgi.url_scheme": "http",
-            "wsgi.errors": sys.stderr,
-            "wsgi.multithread": True,
-            "wsgi.multiprocess": True,
-            "wsgi.run_once": False,
-            **headers,
-        }
+        self.environ = wsgi_environ("GET", path, query, {"HTTP_ACCEPT": "*/*", **headers})
         self.status = ""
 
     def send(self) -> None:

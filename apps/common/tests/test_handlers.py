@@ -1,9 +1,8 @@
 import pytest
-from django.core.cache import close_caches
 from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import request_finished, request_started
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections, reset_queries
+from django.db import close_old_connections
 from django.test import Client
 
 from apps.common.fixtures import load_rows
@@ -119,11 +118,3 @@ def test_api_middleware_must_follow_middleware(settings, api_middleware):
     with pytest.raises(ImproperlyConfigured, match="API_MIDDLEWARE must list middleware of MIDDLEWARE"):
         MirrorWSGIHandler()
 
-
-def test_requests_keep_only_the_signal_receivers_that_do_something():
-    finished = [receiver() for _, receiver, _ in request_finished.receivers]
-    started = [receiver() for _, receiver, _ in request_started.receivers]
-
-    assert close_old_connections in started and close_old_connections in finished
-    assert close_caches not in finished
-    assert reset_queries not in started

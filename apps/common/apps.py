@@ -10,11 +10,14 @@ class CommonConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from apps.common import lookups  # noqa: F401  (registers the `ne` lookup)
-        from apps.common.database import give_up_on_silent_database
+        from psycopg.types.json import set_json_loads
+
+        from apps.common.database import give_up_on_silent_database, loads_json
         from apps.common.observability import time_database_queries
         from apps.common.roles import grant_api_role
 
         _drop_per_request_work()
+        set_json_loads(loads_json)
         connection_created.connect(give_up_on_silent_database, dispatch_uid="give_up_on_silent_database")
         connection_created.connect(time_database_queries, dispatch_uid="time_database_queries")
         # post_migrate is sent once per app with models (this one has none), after every table

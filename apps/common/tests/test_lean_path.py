@@ -3,7 +3,7 @@ import json
 import pytest
 from django.core.cache import close_caches
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections, reset_queries
+from django.db import close_old_connections
 from django.test import Client
 
 from apps.common.api.renderers import MirrorJSONRenderer
@@ -56,4 +56,5 @@ def test_requests_keep_only_the_signal_receivers_that_do_something():
 
     assert close_old_connections in started and close_old_connections in finished
     assert close_caches not in finished
-    assert reset_queries not in started
+    # reset_queries is dropped at startup too, but a test that counted statements (Django's
+    # CaptureQueriesContext) connects it again when done.

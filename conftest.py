@@ -1,5 +1,7 @@
 import pytest
+from django.test import client as test_client
 
+from apps.common.conformance import MirrorClientHandler
 from apps.status import snapshots
 
 pytest_plugins = ["apps.common.tests.production_server"]
@@ -13,3 +15,12 @@ def status_snapshot_per_request(settings):
     snapshots.forget()
     yield
     snapshots.forget()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def server_request_path_in_test_clients():
+    """Every test client serves a request as the server does: `/api/` requests take the API
+    middleware chain (apps/common/handlers.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(test_client, "ClientHandler", MirrorClientHandler)
+        yield

@@ -129,6 +129,15 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# The chain an `/api/` request takes (apps/common/handlers.py): the middleware above that act
+# on API requests, in the same order; the others let them pass untouched.
+API_MIDDLEWARE = [
+    "apps.common.observability.ObservabilityMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "apps.common.middleware.MirrorApiMiddleware",
+    "django.middleware.common.CommonMiddleware",
+]
+
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",

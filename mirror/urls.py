@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from apps.common.api.routers import includes_by_first_segment
 from apps.common.api.views import route_not_found
 from apps.common.health import liveness, readiness
 from apps.common.observability import metrics
@@ -17,15 +18,22 @@ urlpatterns = [
     path("metrics", metrics, name="metrics"),
     path("api/v1/docs/openapi.yml", SpectacularAPIView.as_view(), name="openapi"),
     path("api/v1/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
-    path("api/v1/", include("apps.blocks.api.urls")),
+    # Each app's routes, reached through the index of their first segments (a path tries only
+    # its own app's patterns).
+    includes_by_first_segment(
+        "api/v1/",
+        [
+            "apps.blocks.api.urls",
+            "apps.transactions.api.urls",
+            "apps.accounts.api.urls",
+            "apps.tokens.api.urls",
+            "apps.topics.api.urls",
+            "apps.schedules.api.urls",
+            "apps.contracts.api.urls",
+            "apps.network.api.urls",
+        ],
+    ),
     path("", include("apps.status.api.urls")),
-    path("api/v1/", include("apps.transactions.api.urls")),
-    path("api/v1/", include("apps.accounts.api.urls")),
-    path("api/v1/", include("apps.tokens.api.urls")),
-    path("api/v1/", include("apps.topics.api.urls")),
-    path("api/v1/", include("apps.schedules.api.urls")),
-    path("api/v1/", include("apps.contracts.api.urls")),
-    path("api/v1/", include("apps.network.api.urls")),
     re_path(r"^api/", route_not_found),
 ]
 

@@ -10,12 +10,33 @@ class CommonConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from apps.common import lookups  # noqa: F401  (registers the `ne` lookup)
-        from apps.common.database import give_up_on_silent_database
+        from psycopg.types.json import set_json_loads
+
+        from apps.common.database import give_up_on_silent_database, loads_json
         from apps.common.observability import time_database_queries
         from apps.common.roles import grant_api_role
 
+        _drop_per_request_work()
+        set_json_loads(loads_json)
         connection_created.connect(give_up_on_silent_database, dispatch_uid="give_up_on_silent_database")
         connection_created.connect(time_database_queries, dispatch_uid="time_database_queries")
         # post_migrate is sent once per app with models (this one has none), after every table
         # exists: the grants follow the auth app's.
         post_migrate.connect(grant_api_role, sender=self.apps.get_app_config("auth"), dispatch_uid="grant_api_role")
+
+
+def _drop_per_request_work() -> None:
+    """Django's request signal receivers that do nothing here, yet cost every request a walk
+    over every connection or cache: our caches (local memory, django-redis, which closes
+    nothing unless DJANGO_REDIS_CLOSE_CONNECTION) hold no connection to close after a request,
+    and without DEBUG no statement is logged for `reset_queries` to forget (a test capturing
+    statements disconnects it itself)."""
+    from django.conf import settings
+    from django.core.cache import close_caches
+    from django.core.signals import request_finished, request_started
+    from django.db import reset_queries
+
+    if not settings.DEBUG:
+        request_started.disconnect(reset_queries)
+    if not getattr(settings, "DJANGO_REDIS_CLOSE_CONNECTION", False):
+        request_finished.disconnect(close_caches)

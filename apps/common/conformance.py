@@ -20,9 +20,22 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import transaction
 from django.test import Client, override_settings
+from django.test.client import ClientHandler
 
 from apps.common import clock
 from apps.common.fixtures import load_rows
+from apps.common.handlers import ApiMiddlewareSplit
+
+class MirrorClientHandler(ApiMiddlewareSplit, ClientHandler):
+    """The test client's handler with the server's request path: `/api/` requests take the
+    API middleware chain (apps/common/handlers.py). The test suite's clients use it too."""
+
+
+def mirror_client(**defaults) -> Client:
+    client = Client(**defaults)
+    client.handler = MirrorClientHandler(client.handler.enforce_csrf_checks)
+    return client
+
 
 DEFAULT_CASES_DIR = Path(settings.BASE_DIR).parent / "shared" / "conformance" / "cases"
 
@@ -73,7 +86,7 @@ class TestResult:
 def run_case_file(path: Path, root: Path) -> list[TestResult]:
     case = json.loads(path.read_text())
     relative = str(path.relative_to(root))
-    client = Client(raise_request_exception=False)
+    client = mirror_client(raise_request_exception=False)
     results = []
     with transaction.atomic():
         load_rows(case["rows"], source=relative)

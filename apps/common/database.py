@@ -1,4 +1,4 @@
-"""Connections that give up on a database that stops answering.
+"""Connections that give up on a database that stops answering, and read JSON fast.
 
 The server cancels a statement past `statement_timeout`, but a server that is
 frozen (stopped process, stalled storage, lost network) cancels nothing, and
@@ -6,13 +6,26 @@ psycopg would wait for its answer forever, holding the worker. Every
 connection therefore gives up on a round trip after
 `settings.DATABASE_ROUND_TRIP_TIMEOUT` seconds: it is closed and the request
 answers 503; the next request connects afresh.
+
+JSON the queries build (a transactions page's transfers are aggregated as JSON) is parsed
+by orjson, several times faster than the standard library, except where orjson would not
+give the same values: it reads an integer beyond 64 bits as a float, so such a text goes to
+`json.loads`, as does one orjson refuses (e.g. `1e400`, which json reads as infinity).
 """
 
+import json
+import re
+
+import orjson
 import psycopg
 from django.conf import settings
 
 # Raised by psycopg's own wait when its `timeout` expires (private, no public alias).
 from psycopg.errors import _WaitTimeout as WaitTimeout
+
+# An integer orjson cannot hold (beyond [-2**63, 2**64 - 1]) has at least 20 digits, or 19
+# after a minus sign; digits inside a string only cost the slower parser.
+_BEYOND_64_BITS = re.compile(rb"\d{20}|-\d{19}")
 
 
 def give_up_on_silent_database(sender, connection, **kwargs) -> None:
@@ -35,3 +48,13 @@ def give_up_on_silent_database(sender, connection, **kwargs) -> None:
             raise psycopg.OperationalError(f"the database did not answer within {limit:g} s") from None
 
     client.wait = wait_at_most_limit
+
+
+def loads_json(text: bytes):
+    """psycopg's JSON parser (`set_json_loads`): orjson's values, or json's where they differ."""
+    if _BEYOND_64_BITS.search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)

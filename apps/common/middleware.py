@@ -53,7 +53,7 @@ class MirrorApiMiddleware:
             return _preflight_response(request)
         try:
             _refuse_oversize(request)
-            request.mirror_limit_max = _authenticated_limit(request.headers.get("Authorization"))
+            request.mirror_limit_max = _authenticated_limit(request.META.get("HTTP_AUTHORIZATION"))
         except MirrorApiError as error:
             response = error_response(error)
         else:

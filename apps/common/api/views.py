@@ -10,6 +10,7 @@ cache with `list_cache` (see `apps.common.list_cache`).
 """
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.views.decorators.csrf import csrf_exempt
@@ -43,6 +44,25 @@ class MirrorViewSet(viewsets.GenericViewSet):
 
     _list_cache_key: str | None = None
     _list_cache_ttl = 0
+
+    # DRF builds these on every request; they are stateless, or the same for every request
+    # of a route, so each class builds them once.
+    def get_renderers(self):
+        return list(_instances(tuple(self.renderer_classes)))
+
+    def get_parsers(self):
+        return list(_instances(tuple(self.parser_classes)))
+
+    def get_content_negotiator(self):
+        return _instances((self.content_negotiation_class,))[0]
+
+    @property
+    def default_response_headers(self) -> dict:
+        # The methods a route allows follow from its class and its action map (list or detail).
+        key = (type(self), tuple(getattr(self, "action_map", {}).items()))
+        if (headers := _DEFAULT_RESPONSE_HEADERS.get(key)) is None:
+            headers = _DEFAULT_RESPONSE_HEADERS[key] = super().default_response_headers
+        return dict(headers)  # DRF takes `Vary` out of it
 
     def query_params(self):
         if not hasattr(self, "_query_params"):
@@ -89,6 +109,8 @@ class MirrorViewSet(viewsets.GenericViewSet):
         return {}
 
     def validate_detail_query(self) -> None:
+        if not self.query_params():
+            return  # no parameter, nothing to refuse
         self.detail_filterset_class(self.query_params(), request=self.request).validate()
 
     def finalize_response(self, request, response, *args, **kwargs):
@@ -106,8 +128,14 @@ class MirrorViewSet(viewsets.GenericViewSet):
         return response
 
 
-# Exempt: an unrouted POST is a 404 envelope, never Django's HTML CSRF page.
-@csrf_exempt
+_DEFAULT_RESPONSE_HEADERS: dict[tuple, dict] = {}
+
+
+@lru_cache(maxsize=None)
+def _instances(classes: tuple[type, ...]) -> tuple:
+    return tuple(cls() for cls in classes)
+
+
 def newest_timestamp_envelope(rows: list) -> dict:
     """The balance routes' `timestamp`: the newest of the page's rows (a snapshot's, or the
     latest current balance's), null for none."""
@@ -115,6 +143,8 @@ def newest_timestamp_envelope(rows: list) -> dict:
     return {"timestamp": format_timestamp(max(timestamps)) if timestamps else None}
 
 
+# Exempt: an unrouted POST is a 404 envelope, never Django's HTML CSRF page.
+@csrf_exempt
 def route_not_found(request, *args, **kwargs):
     return error_response(NotFound())
 

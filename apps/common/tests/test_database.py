@@ -1,6 +1,10 @@
+import json
+
 import pytest
 from django.db import OperationalError, connection
 from django.test import override_settings
+
+from apps.common.database import loads_json
 
 
 @pytest.fixture
@@ -38,3 +42,31 @@ def test_no_round_trip_timeout_without_statement_timeout(fresh_connection):
             cursor.execute("select pg_sleep(0.1)")
 
         assert "wait" not in vars(fresh_connection.connection)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"amount": -5, "account": 98, "is_approval": false, "memo": "é", "list": [1.5, null]}',
+        "[9223372036854775807, -9223372036854775808, 18446744073709551615]",
+        # Beyond 64 bits orjson would answer floats.
+        "[18446744073709551616, -9223372036854775809, 123456789012345678901234567890]",
+        # orjson refuses what json reads as infinity.
+        "[1e400]",
+        '{"a": 1, "a": 2}',
+    ],
+)
+def test_json_is_read_as_the_standard_library_reads_it(text):
+    parsed = loads_json(text.encode())
+
+    assert parsed == json.loads(text)
+    assert repr(parsed) == repr(json.loads(text))
+
+
+@pytest.mark.django_db
+def test_queries_read_json_with_it():
+    with connection.cursor() as cursor:
+        cursor.execute("select json_build_array(12345678901234567890123, 1, 'x')")
+        (value,) = cursor.fetchone()
+
+    assert value == [12345678901234567890123, 1, "x"]

@@ -1,6 +1,9 @@
 import json
 
 import pytest
+from django.core.cache import close_caches
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import Client
 
 from apps.common.api.renderers import MirrorJSONRenderer
@@ -45,3 +48,13 @@ def test_renderer_falls_back_for_what_orjson_cannot_render():
     rendered = MirrorJSONRenderer().render({"wei": 2**70})
 
     assert json.loads(rendered) == {"wei": 2**70}
+
+
+def test_requests_keep_only_the_signal_receivers_that_do_something():
+    finished = [receiver() for _, receiver, _ in request_finished.receivers]
+    started = [receiver() for _, receiver, _ in request_started.receivers]
+
+    assert close_old_connections in started and close_old_connections in finished
+    assert close_caches not in finished
+    # reset_queries is dropped at startup too, but a test that counted statements (Django's
+    # CaptureQueriesContext) connects it again when done.

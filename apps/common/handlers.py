@@ -1,0 +1,96 @@
+"""The WSGI application: API requests take a chain of only the middleware that act on them.
+
+`settings.MIDDLEWARE` serves the site (admin, landing page, static files); most of it lets
+`/api/` requests pass straight through (sessions, CSRF, messages, WhiteNoise, django-axes,
+the outage page), yet each layer still costs a call and an exception wrapper on every API
+request. `settings.API_MIDDLEWARE`, an ordered subset of MIDDLEWARE, is the chain an `/api/`
+request takes instead: the answer is the same, without the layers that would not touch it.
+
+`MirrorWSGIHandler` is the server's application (`mirror.wsgi`); the tests' client and the
+conformance runner put the same split under Django's test client (`ApiMiddlewareSplit`), so
+they see what the server serves.
+"""
+
+import io
+import sys
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
+from django.core.handlers.base import BaseHandler
+from django.core.handlers.exception import convert_exception_to_response
+from django.core.handlers.wsgi import WSGIHandler
+from django.utils.module_loading import import_string
+
+from apps.common.middleware import API_PREFIX
+
+__all__ = ("ApiMiddlewareSplit", "MirrorWSGIHandler", "wsgi_environ")
+
+
+class _ApiMiddlewareChain(BaseHandler):
+    """The request path of an API request: `settings.API_MIDDLEWARE` around the view."""
+
+    def __init__(self, middleware_paths: list[str]):
+        super().__init__()
+        self._view_middleware, self._template_response_middleware, self._exception_middleware = [], [], []
+        handler = convert_exception_to_response(self._get_response)
+        for path in reversed(middleware_paths):
+            try:
+                middleware = import_string(path)(handler)
+            except MiddlewareNotUsed:
+                continue
+            if hasattr(middleware, "process_view"):
+                self._view_middleware.insert(0, middleware.process_view)
+            if hasattr(middleware, "process_template_response"):
+                self._template_response_middleware.append(middleware.process_template_response)
+            if hasattr(middleware, "process_exception"):
+                self._exception_middleware.append(middleware.process_exception)
+            handler = convert_exception_to_response(middleware)
+        self._middleware_chain = handler
+
+
+class ApiMiddlewareSplit:
+    """A handler whose `/api/` requests take the API middleware chain."""
+
+    def load_middleware(self, is_async=False):
+        super().load_middleware(is_async)
+        self._api_chain = _ApiMiddlewareChain(api_middleware())
+
+    def get_response(self, request):
+        if request.path_info.startswith(API_PREFIX):
+            return self._api_chain.get_response(request)
+        return super().get_response(request)
+
+
+class MirrorWSGIHandler(ApiMiddlewareSplit, WSGIHandler):
+    pass
+
+
+def api_middleware() -> list[str]:
+    """`settings.API_MIDDLEWARE`, checked to keep the order it has in `settings.MIDDLEWARE`."""
+    positions = [settings.MIDDLEWARE.index(path) for path in settings.API_MIDDLEWARE if path in settings.MIDDLEWARE]
+    if len(positions) != len(settings.API_MIDDLEWARE) or positions != sorted(positions):
+        raise ImproperlyConfigured("API_MIDDLEWARE must list middleware of MIDDLEWARE, in the same order.")
+    return list(settings.API_MIDDLEWARE)
+
+
+def wsgi_environ(method: str, path: str, query: str = "", headers: dict[str, str] | None = None) -> dict:
+    """The environ a WSGI server hands the application for a request on loopback, with
+    `headers` as `HTTP_*` keys: for calling the application in process (profiling, tests)."""
+    return {
+        "REQUEST_METHOD": method,
+        "SCRIPT_NAME": "",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_HOST": "127.0.0.1:8000",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+        **(headers or {}),
+    }

@@ -135,7 +135,8 @@ register_schemas(
                 obj(
                     message=string(),
                     detail=nullable(string()),
-                    data=nullable(string(format="binary", pattern=r"^0x[0-9a-fA-F]+$")),
+                    # The web3 routes answer "" where they have no data, though the reference says 0x...
+                    data=nullable(string(format="binary", pattern=r"^(0x[0-9a-fA-F]+)?$")),
                 )
             )
         )

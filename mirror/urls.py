@@ -17,6 +17,8 @@ urlpatterns = [
     path("metrics", metrics, name="metrics"),
     path("api/v1/docs/openapi.yml", SpectacularAPIView.as_view(), name="openapi"),
     path("api/v1/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
+    # Before the routes whose `{id}` segments would take `stream`.
+    path("api/v1/", include("apps.streams.urls")),
     path("api/v1/", include("apps.blocks.api.urls")),
     path("", include("apps.status.api.urls")),
     path("api/v1/", include("apps.transactions.api.urls")),

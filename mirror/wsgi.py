@@ -1,5 +1,6 @@
 import os
 
+from django.conf import settings
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mirror.settings")
@@ -7,3 +8,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mirror.settings")
 # write a mirror table (apps/common/roles.py); ignored with DATABASE_URL.
 os.environ.setdefault("MIRROR_DATABASE_ROLE", "mirror_api")
 application = get_wsgi_application()
+
+if settings.STREAM_BIND:
+    # Each worker process serves the streams too, from an event loop of its own (apps/streams).
+    from apps.streams.server import BackgroundStreamServer
+
+    stream_server = BackgroundStreamServer(settings.STREAM_BIND).start()

@@ -11,6 +11,6 @@ application = get_wsgi_application()
 
 if settings.STREAM_BIND:
     # Each worker process serves the streams too, from an event loop of its own (apps/streams).
-    from apps.streams.server import BackgroundStreamServer
+    from apps.streams.server import start_stream_server
 
-    stream_server = BackgroundStreamServer(settings.STREAM_BIND).start()
+    stream_server = start_stream_server(settings.STREAM_BIND)

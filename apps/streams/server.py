@@ -33,7 +33,7 @@ from apps.common.api.renderers import MirrorJSONRenderer
 from apps.streams.feeds import StreamRequest, stream_request
 from apps.streams.hub import Hub, Subscriber
 
-__all__ = ("BackgroundStreamServer", "StreamServer", "StreamSettings", "match_route")
+__all__ = ("BackgroundStreamServer", "StreamServer", "StreamSettings", "match_route", "start_stream_server")
 
 logger = logging.getLogger("apps.streams")
 
@@ -255,7 +255,12 @@ class BackgroundStreamServer:
 
     def _run(self) -> None:
         self._loop = asyncio.new_event_loop()
-        listener = self._loop.run_until_complete(self.server.serve(*self.address))
+        try:
+            listener = self._loop.run_until_complete(self.server.serve(*self.address))
+        except OSError:
+            logger.exception("cannot listen on %s", self.address)
+            self._loop.close()
+            return
         self._listening.set()
         try:
             self._loop.run_forever()
@@ -265,3 +270,12 @@ class BackgroundStreamServer:
                 task.cancel()
             self._loop.run_until_complete(asyncio.sleep(0))
             self._loop.close()
+
+
+def start_stream_server(bind: str) -> BackgroundStreamServer | None:
+    """The process's stream server; None, logged, when it cannot listen (the API is served without it)."""
+    try:
+        return BackgroundStreamServer(bind).start()
+    except (OSError, RuntimeError, ValueError):
+        logger.exception("the streams are not served: cannot listen on %s", bind)
+        return None

@@ -11,6 +11,7 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.common.api.exceptions import NotFound
 from apps.common.openapi import MirrorAutoSchema, ref, string
 from apps.streams import feeds
 
@@ -43,6 +44,7 @@ class StreamAutoSchema(MirrorAutoSchema):
             "content": {"text/event-stream": {"schema": string()}},
         }
         responses["307"] = {"description": "Served by the stream server at `Location`"}
+        responses["404"] = self._json_response(ref("Error"), "Not found, or streams are not served")
         for status, reason in ((429, "Too many streams"), (503, "Service unavailable")):
             responses[str(status)] = self._json_response(ref("Error"), reason)
         return responses
@@ -58,15 +60,19 @@ class StreamView(APIView):
         feeds.stream_request(
             self.route, segment, request.META.get("QUERY_STRING", ""), request.headers.get("Last-Event-ID")
         )
+        if not (settings.STREAM_URL or settings.STREAM_BIND):
+            raise NotFound()
         return Response(status=307, headers={"Location": stream_url(request)})
 
 
 def stream_url(request) -> str:
+    """The stream server's URL of this request: MIRROR_STREAM_URL, or this host at the stream port."""
     base = settings.STREAM_URL
     if not base:
-        port = (settings.STREAM_BIND or "").rpartition(":")[2] or request.get_port()
-        host = request.get_host().rpartition(":")[0] if ":" in request.get_host() else request.get_host()
-        base = f"{request.scheme}://{host}:{port}"
+        host = request.get_host()
+        if not host.endswith("]") and ":" in host:
+            host = host.rpartition(":")[0]
+        base = f"{request.scheme}://{host}:{settings.STREAM_BIND.rpartition(':')[2]}"
     return base.rstrip("/") + request.get_full_path()
 
 

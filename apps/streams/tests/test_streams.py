@@ -1,9 +1,11 @@
 """The streams end to end: a stream server in this process, on the test database, and rows
 committed while clients listen."""
 
+import asyncio
 import json
 
 import pytest
+from django.db import connection
 from django.test import Client
 
 from apps.accounts.tests.factories import create_entity
@@ -11,6 +13,8 @@ from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common.codecs import format_timestamp
 from apps.common.fixtures import empty_mirror_tables
 from apps.common.tests.production_server import free_port
+from apps.streams.feeds import BlockFeed, Event, StreamRequest
+from apps.streams.hub import Subscriber
 from apps.streams.server import BackgroundStreamServer, StreamSettings
 from apps.streams.tests.sse import SseClient
 from apps.topics.tests.factories import SECOND, create_message
@@ -218,3 +222,30 @@ def test_without_a_stream_server_the_stream_paths_are_not_found(settings):
     settings.STREAM_URL = None
     answer = Client().get("/api/v1/blocks/stream")
     assert (answer.status_code, answer.json()) == (404, {"_status": {"messages": [{"message": "Not found"}]}})
+
+
+def test_the_poller_outlives_a_lost_database_connection(connect, stream_server):
+    client = listening(connect("/api/v1/blocks/stream"), stream_server)
+    block(1)
+    assert client.next_event(DUE).json()["number"] == 1
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "select pg_terminate_backend(pid) from pg_stat_activity"
+            " where datname = current_database() and pid <> pg_backend_pid()"
+        )
+    block(2)
+    block(3)
+    assert [event.json()["number"] for event in client.events(2, DUE)] == [2, 3]
+
+
+def test_a_subscriber_reading_too_slowly_is_dropped_not_buffered():
+    async def scenario():
+        request = StreamRequest(feed=BlockFeed())
+        subscriber = Subscriber(request, capacity=3)
+        events = [Event(n, {}, {"": b""}) for n in range(1, 5)]
+        subscriber.deliver(events[:2])
+        assert (len(subscriber.pending), subscriber.dropped) == (2, False)
+        subscriber.deliver(events[2:])
+        return len(subscriber.pending), subscriber.dropped, subscriber.wake.is_set()
+
+    assert asyncio.run(scenario()) == (0, True, True)

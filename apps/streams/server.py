@@ -10,8 +10,9 @@ address (SO_REUSEPORT: the kernel spreads connections over them) and has one
 HTTP/1.1, `GET` only, one stream per connection. A request is validated in a
 thread (the list routes' parsing and lookups: 400, 404 and 503 answer the error
 envelope), admitted within the per-address and total limits (429), then answered
-`text/event-stream`: a comment at once, the replay of what is past
-`Last-Event-ID` (or `timestamp=gt:`), then each new event as the poller finds it,
+`text/event-stream`: the comment `: connected` once every new event is bound to
+reach the stream, the replay of what is past `Last-Event-ID` (or `timestamp=gt:`),
+then each new event as the poller finds it,
 and a heartbeat comment whenever nothing was sent for a while. The answer has no
 length; it ends when the client leaves or is dropped for reading too slowly.
 """
@@ -133,11 +134,9 @@ class StreamServer:
                 b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n"
                 b"cache-control: no-cache\r\nx-accel-buffering: no\r\nconnection: close\r\n" + _CORS + b"\r\n"
             )
-            if method == "HEAD":
-                return await writer.drain()
-            writer.write(b": connected\n\n")
             await writer.drain()
-            await self._stream(request, reader, writer)
+            if method == "GET":
+                await self._stream(request, reader, writer)
         finally:
             self.open_by_address[address] -= 1
             if not self.open_by_address[address]:
@@ -149,8 +148,8 @@ class StreamServer:
         watcher = asyncio.ensure_future(_wake_at_eof(reader, subscriber))
         try:
             cursor = await self._until(subscriber.ready, writer)
-            if cursor is None:
-                return
+            # From here on every new event reaches this stream.
+            writer.write(b": connected\n\n")
             position = cursor if request.after is None else request.after
             loop = asyncio.get_running_loop()
             while position < cursor and not watcher.done():
@@ -179,7 +178,7 @@ class StreamServer:
             self.hub.unsubscribe(subscriber)
             watcher.cancel()
 
-    async def _until(self, future: asyncio.Future, writer) -> int | None:
+    async def _until(self, future: asyncio.Future, writer) -> int:
         """The future's result, sending heartbeats while it takes long (the database may be down)."""
         while True:
             try:
@@ -255,6 +254,7 @@ class BackgroundStreamServer:
 
     def _run(self) -> None:
         self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self._loop)
         try:
             listener = self._loop.run_until_complete(self.server.serve(*self.address))
         except OSError:
@@ -266,9 +266,10 @@ class BackgroundStreamServer:
             self._loop.run_forever()
         finally:
             listener.close()
-            for task in asyncio.all_tasks(self._loop):
+            streams = asyncio.all_tasks(self._loop)
+            for task in streams:
                 task.cancel()
-            self._loop.run_until_complete(asyncio.sleep(0))
+            self._loop.run_until_complete(asyncio.gather(*streams, return_exceptions=True))
             self._loop.close()
 
 

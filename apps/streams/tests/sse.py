@@ -41,16 +41,26 @@ class SseClient:
         """The next event, skipping comments; TimeoutError when none comes within `timeout`."""
         deadline = time.monotonic() + timeout
         while True:
-            block = self._read_until(b"\n\n", deadline)
-            fields = {}
-            for line in block.split(b"\n"):
-                if line.startswith(b":"):
-                    self.comments.append(line)
-                elif line:
-                    name, _, value = line.partition(b": ")
-                    fields[name.decode()] = value
-            if "data" in fields:
-                return Event(fields["id"].decode(), fields["data"])
+            if event := self._next_block(deadline):
+                return event
+
+    def wait_for_comment(self, comment: bytes, timeout: float = 5) -> None:
+        deadline = time.monotonic() + timeout
+        while comment not in self.comments:
+            if event := self._next_block(deadline):
+                raise AssertionError(f"an event before {comment!r}: {event}")
+
+    def _next_block(self, deadline: float) -> Event | None:
+        """The event of the next block of lines; None for a comment."""
+        block = self._read_until(b"\n\n", deadline)
+        fields = {}
+        for line in block.split(b"\n"):
+            if line.startswith(b":"):
+                self.comments.append(line)
+            elif line:
+                name, _, value = line.partition(b": ")
+                fields[name.decode()] = value
+        return Event(fields["id"].decode(), fields["data"]) if "data" in fields else None
 
     def events(self, count: int, timeout: float = 5) -> list[Event]:
         return [self.next_event(timeout) for _ in range(count)]

@@ -59,15 +59,10 @@ def connect(stream_server):
         client.close()
 
 
-def listening(client: SseClient, stream_server) -> SseClient:
-    """The client, once its stream is live (the first heartbeat comes after the cut)."""
+def listening(client: SseClient) -> SseClient:
+    """The client, once its stream is live: `: connected` comes once new events are bound to reach it."""
     assert client.status == 200, client.body()
-    deadline_comments = len(client.comments) + 2
-    while len(client.comments) < deadline_comments:
-        try:
-            client.next_event(OPTIONS.heartbeat * 3)
-        except TimeoutError:
-            pass
+    client.wait_for_comment(b": connected", DUE)
     return client
 
 
@@ -81,9 +76,9 @@ def block(number: int):
     return create_record_files(record_file(number, T + number * SECOND))[0]
 
 
-def test_new_blocks_arrive_in_order_once_as_the_list_renders_them(connect, stream_server):
+def test_new_blocks_arrive_in_order_once_as_the_list_renders_them(connect):
     block(1)
-    client = listening(connect("/api/v1/blocks/stream"), stream_server)
+    client = listening(connect("/api/v1/blocks/stream"))
     assert client.headers["content-type"] == "text/event-stream; charset=utf-8"
     assert client.headers["cache-control"] == "no-cache"
     for number in (2, 3, 4):
@@ -95,8 +90,8 @@ def test_new_blocks_arrive_in_order_once_as_the_list_renders_them(connect, strea
     client.assert_silent(0.5)
 
 
-def test_a_reconnect_with_last_event_id_misses_nothing_and_repeats_nothing(connect, stream_server):
-    client = listening(connect("/api/v1/blocks/stream"), stream_server)
+def test_a_reconnect_with_last_event_id_misses_nothing_and_repeats_nothing(connect):
+    client = listening(connect("/api/v1/blocks/stream"))
     block(1), block(2)
     seen = client.events(2, DUE)
     client.close()
@@ -109,7 +104,7 @@ def test_a_reconnect_with_last_event_id_misses_nothing_and_repeats_nothing(conne
     again.assert_silent(0.5)
 
 
-def test_timestamp_gt_replays_from_that_instant(connect, stream_server):
+def test_timestamp_gt_replays_from_that_instant(connect):
     for number in (1, 2, 3):
         block(number)
     client = connect(f"/api/v1/blocks/stream?timestamp=gt:{format_timestamp(T + SECOND)}")
@@ -118,16 +113,16 @@ def test_timestamp_gt_replays_from_that_instant(connect, stream_server):
     assert client.next_event(DUE).json()["number"] == 4
 
 
-def test_a_replay_longer_than_a_page_is_whole(connect, stream_server):
+def test_a_replay_longer_than_a_page_is_whole(connect):
     create_record_files(*(record_file(n, T + n * SECOND) for n in range(1, 251)))
     client = connect(f"/api/v1/blocks/stream?timestamp=gt:{format_timestamp(T)}")
     assert [event.json()["number"] for event in client.events(250, DUE)] == list(range(1, 251))
 
 
-def test_topic_messages_arrive_in_either_encoding(connect, stream_server):
+def test_topic_messages_arrive_in_either_encoding(connect):
     create_message(TOPIC, 1, T + 1)
-    base64 = listening(connect(f"/api/v1/topics/0.0.{TOPIC}/messages/stream"), stream_server)
-    text = listening(connect(f"/api/v1/topics/{TOPIC}/messages/stream?encoding=utf-8"), stream_server)
+    base64 = listening(connect(f"/api/v1/topics/0.0.{TOPIC}/messages/stream"))
+    text = listening(connect(f"/api/v1/topics/{TOPIC}/messages/stream?encoding=utf-8"))
     create_message(TOPIC + 1, 1, T + 2)
     create_message(TOPIC, 2, T + 3)
     create_message(TOPIC, 3, T + 4)
@@ -140,12 +135,11 @@ def test_topic_messages_arrive_in_either_encoding(connect, stream_server):
     assert text.next_event(DUE).json()["message"] == "message 3"
 
 
-def test_account_transactions_arrive_filtered_as_the_list_renders_them(connect, stream_server):
+def test_account_transactions_arrive_filtered_as_the_list_renders_them(connect):
     create_entity(ACCOUNT)
-    every = listening(connect(f"/api/v1/accounts/0.0.{ACCOUNT}/transactions/stream"), stream_server)
+    every = listening(connect(f"/api/v1/accounts/0.0.{ACCOUNT}/transactions/stream"))
     failed = listening(
-        connect(f"/api/v1/accounts/{ACCOUNT}/transactions/stream?result=fail&transactiontype=cryptotransfer"),
-        stream_server,
+        connect(f"/api/v1/accounts/{ACCOUNT}/transactions/stream?result=fail&transactiontype=cryptotransfer")
     )
     create_transaction(T + 1, OTHER_ACCOUNT)
     create_transaction(T + 2, ACCOUNT)
@@ -180,23 +174,25 @@ def test_refusals_answer_the_envelope(connect, target, headers, status, messages
     assert json.loads(client.body()) == {"_status": {"messages": [{"message": m} for m in messages]}}
 
 
-def test_streams_beyond_the_per_client_limit_answer_429(connect, stream_server):
-    streams = [listening(connect("/api/v1/blocks/stream"), stream_server) for _ in range(OPTIONS.per_client)]
+def test_streams_beyond_the_per_client_limit_answer_429(connect):
+    streams = [listening(connect("/api/v1/blocks/stream")) for _ in range(OPTIONS.per_client)]
     refused = connect("/api/v1/blocks/stream")
     assert refused.status == 429
     assert json.loads(refused.body()) == {"_status": {"messages": [{"message": "Too many streams"}]}}
     streams[0].close()
-    deadline_client = None
+    # The slot is free once the server has seen the client leave.
     for _ in range(100):
-        deadline_client = connect("/api/v1/blocks/stream")
-        if deadline_client.status == 200:
+        admitted = connect("/api/v1/blocks/stream")
+        if admitted.status == 200:
             break
-        deadline_client.close()
-    assert deadline_client.status == 200
+        admitted.close()
+    assert admitted.status == 200
 
 
-def test_idle_streams_get_heartbeats(connect, stream_server):
-    client = listening(connect("/api/v1/blocks/stream"), stream_server)
+def test_idle_streams_get_heartbeats(connect):
+    client = listening(connect("/api/v1/blocks/stream"))
+    with pytest.raises(TimeoutError):
+        client.next_event(OPTIONS.heartbeat * 3)
     assert b": heartbeat" in client.comments
 
 
@@ -224,8 +220,8 @@ def test_without_a_stream_server_the_stream_paths_are_not_found(settings):
     assert (answer.status_code, answer.json()) == (404, {"_status": {"messages": [{"message": "Not found"}]}})
 
 
-def test_the_poller_outlives_a_lost_database_connection(connect, stream_server):
-    client = listening(connect("/api/v1/blocks/stream"), stream_server)
+def test_the_poller_outlives_a_lost_database_connection(connect):
+    client = listening(connect("/api/v1/blocks/stream"))
     block(1)
     assert client.next_event(DUE).json()["number"] == 1
     with connection.cursor() as cursor:

@@ -150,13 +150,9 @@ class AccountTransactionFeed(Feed):
 # --- Requests ---------------------------------------------------------------------------------
 
 
-def _after(text: str) -> int:
-    """`timestamp=gt:<seconds.nanos>`: the only bound a stream takes."""
-    return parse_timestamp(text)
-
-
 class BlockStreamFilterSet(QueryFilterSet):
-    timestamp = OperatorFilter(field_name="consensus_end", parser=_after, operators={"gt"})
+    # `timestamp=gt:<seconds.nanos>`: where to resume, the only bound a stream takes.
+    timestamp = OperatorFilter(field_name="consensus_end", parser=parse_timestamp, operators={"gt"})
 
     class Meta:
         model = None

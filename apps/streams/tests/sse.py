@@ -86,12 +86,7 @@ class SseClient:
         if remaining <= 0:
             raise TimeoutError
         self.socket.settimeout(remaining)
-        try:
-            chunk = self.socket.recv(65536)
-        except TimeoutError:
-            raise
-        except OSError as error:
-            raise ConnectionError(error) from error
+        chunk = self.socket.recv(65536)
         if not chunk:
             raise ConnectionError("closed by the server")
         self.buffer += chunk

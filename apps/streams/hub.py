@@ -105,11 +105,6 @@ class Hub:
         if thread is not None:
             thread.join()
 
-    @property
-    def subscriber_count(self) -> int:
-        with self._lock:
-            return sum(len(state.subscribers) for state in self._feeds.values())
-
     def _run(self) -> None:
         try:
             self._poll_until_stopped()

@@ -242,6 +242,20 @@ READINESS_MAX_BLOCK_AGE = float(os.environ.get("MIRROR_READINESS_MAX_BLOCK_AGE")
 METRICS_ENABLED = env_flag("MIRROR_METRICS")
 ACCESS_LOG_ENABLED = env_flag("MIRROR_ACCESS_LOG")
 
+# Server-Sent Events (apps/streams): served on MIRROR_STREAM_BIND by every worker process
+# (unset: not served); the main port redirects the stream paths to MIRROR_STREAM_URL (default:
+# the request's host with the stream port). Limits are per process.
+STREAM_BIND = os.environ.get("MIRROR_STREAM_BIND")
+STREAM_URL = os.environ.get("MIRROR_STREAM_URL")
+STREAMS = {
+    "interval": float(os.environ.get("MIRROR_STREAM_POLL_INTERVAL", "0.5")),
+    "heartbeat": float(os.environ.get("MIRROR_STREAM_HEARTBEAT", "15")),
+    "buffer": int(os.environ.get("MIRROR_STREAM_BUFFER", "1000")),
+    "per_client": int(os.environ.get("MIRROR_STREAMS_PER_CLIENT", "20")),
+    "total": int(os.environ.get("MIRROR_STREAMS_MAX", "10000")),
+    "write_timeout": float(os.environ.get("MIRROR_STREAM_WRITE_TIMEOUT", "30")),
+}
+
 STATUS_PAGE_NAME = os.environ.get("MIRROR_STATUS_PAGE_NAME", "Mirror node")
 STATUS_PAGE_URL = os.environ.get("MIRROR_STATUS_PAGE_URL", "http://localhost:8000")
 STATUS_SNAPSHOT_MAX_AGE = float(os.environ.get("MIRROR_STATUS_SNAPSHOT_MAX_AGE", "5"))

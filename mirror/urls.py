@@ -23,6 +23,8 @@ urlpatterns = [
     includes_by_first_segment(
         "api/v1/",
         [
+            # Before the routes whose `{id}` segments would take `stream`.
+            "apps.streams.urls",
             "apps.blocks.api.urls",
             "apps.transactions.api.urls",
             "apps.accounts.api.urls",

@@ -9,6 +9,14 @@ os.environ.setdefault("MIRROR_DATABASE_ROLE", "mirror_api")
 
 django.setup(set_prefix=False)
 
-from apps.common.handlers import MirrorWSGIHandler  # noqa: E402  (needs the apps loaded)
+from django.conf import settings  # noqa: E402  (needs the apps loaded)
+
+from apps.common.handlers import MirrorWSGIHandler  # noqa: E402
 
 application = MirrorWSGIHandler()
+
+if settings.STREAM_BIND:
+    # Each worker process serves the streams too, from an event loop of its own (apps/streams).
+    from apps.streams.server import start_stream_server
+
+    stream_server = start_stream_server(settings.STREAM_BIND)

@@ -18,7 +18,9 @@ from django.test.utils import CaptureQueriesContext
 from apps.common.benchmark.routes import ROUTES, Samples, samples_for
 from apps.common.generator.ledger import COLUMNS, Layout
 from apps.common.generator.loader import django_conninfo, load_ledger
+from apps.common.codecs import parse_entity_id, parse_timestamp
 from apps.common.schema import mirror_tables
+from apps.streams.feeds import AccountTransactionFeed, BlockFeed, TopicMessageFeed
 
 LAYOUT = Layout(transactions=40_000, accounts=4_000, seed=7)
 # A table (or partition) with at least this many rows is large; no route may sort more rows than this.
@@ -156,6 +158,24 @@ def test_route_reads_index_ranges(ledger, family, template):
     ]
     assert statements, url
     large = large_relations()
+    problems = {sql: found for sql in statements if (found := plan_problems(explain(sql), large))}
+    assert not problems, json.dumps(problems, indent=1)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("feed_name", ["blocks", "topic", "account"])
+def test_stream_feeds_read_index_ranges(ledger, feed_name):
+    """The stream poller's reads (apps.streams.feeds): the newest row, then the rows past one."""
+    feed = {
+        "blocks": lambda: BlockFeed(),
+        "topic": lambda: TopicMessageFeed(parse_entity_id(ledger["topic"]).encoded),
+        "account": lambda: AccountTransactionFeed(parse_entity_id(ledger["account"]).encoded),
+    }[feed_name]()
+    with CaptureQueriesContext(connection) as captured:
+        assert feed.latest() > 0
+        assert feed.rows_after(parse_timestamp(ledger["timestamp"]))
+    large = large_relations()
+    statements = [query["sql"] for query in captured.captured_queries]
     problems = {sql: found for sql in statements if (found := plan_problems(explain(sql), large))}
     assert not problems, json.dumps(problems, indent=1)
 

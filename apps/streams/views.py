@@ -1,0 +1,96 @@
+"""The stream paths on the main port: validated like the stream itself, then redirected to it.
+
+The ordinary routes are served by WSGI threads, which must not be held by a
+stream that lasts hours; the streams are served on their own address
+(`apps.streams.server`). A browser's EventSource, `fetch` and `curl -L` follow
+the 307 there; a bad request is refused here, with the stream's own answer.
+"""
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.common.api.exceptions import NotFound
+from apps.common.openapi import MirrorAutoSchema, ref, string
+from apps.streams import feeds
+
+__all__ = ("AccountTransactionStreamView", "BlockStreamView", "TopicMessageStreamView")
+
+
+class StreamAutoSchema(MirrorAutoSchema):
+    """A stream answers `text/event-stream`: `id:` the consensus timestamp, `data:` the list item."""
+
+    def get_override_parameters(self):
+        last_event_id = OpenApiParameter(
+            "Last-Event-ID",
+            type=string(),
+            location=OpenApiParameter.HEADER,
+            description="Resume after this event (`seconds.nanos`), replaying what was missed",
+        )
+        return [*super().get_override_parameters(), last_event_id]
+
+    def get_description(self):
+        return (
+            "Server-Sent Events: one event per new row, `id:` its consensus timestamp and `data:` the JSON "
+            f"object the list route renders for it ({self.view.schema_item}). The main port redirects (307) "
+            "to the stream server."
+        )
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        responses["200"] = {
+            "description": "The event stream",
+            "content": {"text/event-stream": {"schema": string()}},
+        }
+        responses["307"] = {"description": "Served by the stream server at `Location`"}
+        responses["404"] = self._json_response(ref("Error"), "Not found, or streams are not served")
+        for status, reason in ((429, "Too many streams"), (503, "Service unavailable")):
+            responses[str(status)] = self._json_response(ref("Error"), reason)
+        return responses
+
+
+class StreamView(APIView):
+    schema = StreamAutoSchema()
+    route: str
+    segment_kwarg: str | None = None
+
+    def get(self, request, **kwargs):
+        segment = kwargs.get(self.segment_kwarg) if self.segment_kwarg else None
+        feeds.stream_request(
+            self.route, segment, request.META.get("QUERY_STRING", ""), request.headers.get("Last-Event-ID")
+        )
+        if not (settings.STREAM_URL or settings.STREAM_BIND):
+            raise NotFound()
+        return Response(status=307, headers={"Location": stream_url(request)})
+
+
+def stream_url(request) -> str:
+    """The stream server's URL of this request: MIRROR_STREAM_URL, or this host at the stream port."""
+    base = settings.STREAM_URL
+    if not base:
+        host = request.get_host()
+        if not host.endswith("]") and ":" in host:
+            host = host.rpartition(":")[0]
+        base = f"{request.scheme}://{host}:{settings.STREAM_BIND.rpartition(':')[2]}"
+    return base.rstrip("/") + request.get_full_path()
+
+
+class BlockStreamView(StreamView):
+    route = "blocks"
+    filterset_class = feeds.BlockStreamFilterSet
+    schema_item = "Block"
+
+
+class TopicMessageStreamView(StreamView):
+    route = "topic"
+    segment_kwarg = "topic_id"
+    filterset_class = feeds.TopicMessageStreamFilterSet
+    schema_item = "TopicMessage"
+
+
+class AccountTransactionStreamView(StreamView):
+    route = "account"
+    segment_kwarg = "id_or_alias_or_evm_address"
+    filterset_class = feeds.TransactionStreamFilterSet
+    schema_item = "Transaction"

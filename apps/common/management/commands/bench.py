@@ -176,7 +176,7 @@ class Command(BaseCommand):
             self.stdout.write(f"generating {layout.transactions:,} transactions into {name}")
             prepare_database(conninfo, replace=False)
             began = time.monotonic()
-            load_ledger(conninfo, layout)
+            load_ledger(conninfo, layout, unlogged=True)
             self.stderr.write("")
             self.stdout.write(f"generated in {time.monotonic() - began:.0f} s")
         return conninfo

@@ -2,9 +2,10 @@
 
 PostgreSQL produces the rows itself (`LedgerSql`): the chunks of transactions
 run on `WORKERS` connections at once (each statement is single-threaded), then
-the final state is aggregated from them. The secondary indexes of the written
-tables are dropped for the load and built again afterwards, several at once
-(also when the load fails), then the tables are analyzed. Each statement
+the final state is aggregated from them. The primary keys and indexes of the
+written tables are dropped for the load and built again afterwards, several at once
+(also when the load fails), then the tables are vacuumed and analyzed
+(autovacuum stays off for them during the load). Each statement
 commits by itself, with `synchronous_commit` off: a failed load leaves rows
 behind, which `--replace` clears. With `unlogged`, the tables are made
 UNLOGGED first and stay so: no WAL is written, but a crash of PostgreSQL
@@ -100,10 +101,17 @@ def load_ledger(
     progress = progress or _stderr_progress
     ledger = LedgerSql(layout, chunk=chunk)
     began = time.monotonic()
-    if unlogged:
-        _run_jobs(conninfo, [Job((f"alter table {table} set unlogged",)) for table in _leaf_tables(conninfo)])
+    leaves = _leaf_tables(conninfo)
+    # Autovacuum would scan the tables while they fill; they are vacuumed once, at the end.
+    _run_jobs(conninfo, [
+        Job((f"alter table {table} set (autovacuum_enabled = false)",) + (
+            (f"alter table {table} set unlogged",) if unlogged else ()))
+        for table in leaves
+    ])
     indexes = _secondary_indexes(conninfo, list(TABLES))
+    keys = _primary_keys(conninfo, list(TABLES))
     _run_jobs(conninfo, [Job((f"drop index {name}",)) for name, _ in indexes])
+    _run_jobs(conninfo, [Job((f"alter table {table} drop constraint {name}",)) for table, name, _ in keys])
     try:
         written = 0
 
@@ -122,15 +130,19 @@ def load_ledger(
         def index_done(job: Job) -> None:
             nonlocal built
             built += 1
-            progress(f"building indexes: {built}/{len(indexes)}")
+            progress(f"building indexes: {built}/{len(keys) + len(indexes)}")
 
         # A partitioned table's index definition reads `ON ONLY`, which would leave its partitions without one.
         _run_jobs(
-            conninfo, [Job((definition.replace(" ON ONLY ", " ON ", 1),)) for _, definition in indexes],
+            conninfo,
+            [Job((f"alter table {table} add constraint {name} {definition}",)) for table, name, definition in keys]
+            + [Job((definition.replace(" ON ONLY ", " ON ", 1),)) for _, definition in indexes],
             done=index_done,
         )
-    progress("analyzing")
-    _run_jobs(conninfo, [Job((f"analyze {table}",)) for table in TABLES])
+        _run_jobs(conninfo, [Job((f"alter table {table} reset (autovacuum_enabled)",)) for table in leaves])
+    # VACUUM sets the visibility map (index-only scans), so a benchmark does not meet autovacuum's first pass.
+    progress("vacuuming and analyzing")
+    _run_jobs(conninfo, [Job((f"vacuum (analyze) {table}",)) for table in TABLES])
     return _row_counts(conninfo)
 
 
@@ -194,6 +206,17 @@ def _row_counts(conninfo: str) -> dict[str, int]:
                 [list(TABLES)],
             ).fetchall()
         )
+
+
+def _primary_keys(conninfo: str, tables: list[str]) -> list[tuple[str, str, str]]:
+    """(table, name, definition) of the primary keys of `tables` (a partitioned table's covers its partitions)."""
+    with psycopg.connect(conninfo) as connection:
+        return connection.execute(
+            "select c.conrelid::regclass::text, quote_ident(c.conname), pg_get_constraintdef(c.oid)"
+            " from pg_constraint c join pg_class t on t.oid = c.conrelid"
+            " where c.contype = 'p' and t.relname = any(%s) and t.relnamespace = current_schema()::regnamespace",
+            [tables],
+        ).fetchall()
 
 
 def _secondary_indexes(conninfo: str, tables: list[str]) -> list[tuple[str, str]]:

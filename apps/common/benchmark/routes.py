@@ -178,6 +178,12 @@ def samples_for(layout: Layout, conninfo: str) -> Samples:
     )
 
 
+def is_list_route(url: str) -> bool:
+    """A URL of a list route: its path ends with a collection, not with an id, number, hash or timestamp."""
+    last = url.split("?", 1)[0].rstrip("/").rsplit("/", 1)[1]
+    return last.isalpha()
+
+
 def urls(samples: Samples, families: list[str] | None = None) -> list[tuple[str, str]]:
     """(family, URL) of the route mix, limited to `families` when given."""
     values = asdict(samples)

@@ -4,6 +4,11 @@ Our service is `scripts/run-server` (granian); the upstream is the comparator
 kit in `/work/shared/bench/upstream` (`start.sh PORT` / `stop.sh PORT`). Both
 listen on loopback only and are stopped when the `services` context ends, also
 on an error or Ctrl-C.
+
+Besides wrk's figures, each run reports the CPU time the server's processes
+(ours: granian and its workers; the upstream: its Node process) spent per
+request, read from /proc before and after: on a shared machine it varies far
+less than requests per second.
 """
 
 import json
@@ -31,6 +36,12 @@ READY_PATH = "/api/v1/blocks?limit=1"
 
 class BenchError(Exception):
     pass
+
+
+@dataclass(frozen=True)
+class Service:
+    base: str
+    pid: int
 
 
 @dataclass(frozen=True)
@@ -66,7 +77,7 @@ def _wait_ready(base: str, seconds: float, process: subprocess.Popen | None = No
 
 
 @contextmanager
-def our_service(conninfo: str, port: int, workers: int, log: Path) -> Iterator[str]:
+def our_service(conninfo: str, port: int, workers: int, log: Path) -> Iterator[Service]:
     environment = {
         **os.environ,
         "DATABASE_URL": _database_url(conninfo),
@@ -83,7 +94,7 @@ def our_service(conninfo: str, port: int, workers: int, log: Path) -> Iterator[s
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_ready(base, 60, process)
-        yield base
+        yield Service(base, process.pid)
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -94,7 +105,7 @@ def our_service(conninfo: str, port: int, workers: int, log: Path) -> Iterator[s
 
 
 @contextmanager
-def upstream_service(conninfo: str, port: int) -> Iterator[str]:
+def upstream_service(conninfo: str, port: int) -> Iterator[Service]:
     params = conninfo_to_dict(conninfo)
     environment = {
         **os.environ,
@@ -113,14 +124,15 @@ def upstream_service(conninfo: str, port: int) -> Iterator[str]:
     try:
         if started.returncode != 0:
             raise BenchError(f"upstream start.sh failed ({started.returncode}): {started.stderr.strip()[-500:]}")
-        yield f"http://127.0.0.1:{port}"
+        pid = int((Path(UPSTREAM_CACHE) / "run" / f"rest_{port}.pid").read_text())
+        yield Service(f"http://127.0.0.1:{port}", pid)
     finally:
         subprocess.run([UPSTREAM_KIT / "stop.sh", str(port)], env=environment, capture_output=True, timeout=60)
 
 
 @contextmanager
 def services(conninfo: str, *, port: int, upstream_port: int | None, workers: int, log_dir: Path):
-    """{"ours": base URL, "upstream": base URL (unless upstream_port is None)}."""
+    """{"ours": Service, "upstream": Service (unless upstream_port is None)}."""
     with ExitStack() as stack:
         bases = {"ours": stack.enter_context(our_service(conninfo, port, workers, log_dir / f"ours-{port}.log"))}
         if upstream_port is not None:
@@ -166,12 +178,35 @@ def json_difference(ours: object, theirs: object, path: str = "$") -> str | None
     return None if same else f"{path}: {json.dumps(ours)[:80]} in ours, {json.dumps(theirs)[:80]} upstream"
 
 
-def run_wrk(url: str, *, connections: int, seconds: int) -> dict:
-    """req/s, p50 and p99 (ms), and errors of one wrk run (one thread)."""
+def cpu_seconds(root: int) -> float:
+    """User plus system CPU time of process `root` and its live descendants."""
+    parents, times = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # The command name (field 2) may hold spaces and parentheses: fields are counted after its ")".
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # the process ended while /proc was read
+        pid = int(stat.parent.name)
+        parents[pid] = int(fields[1])
+        times[pid] = int(fields[11]) + int(fields[12])
+    tree, frontier = {root}, [root]
+    while frontier:
+        parent = frontier.pop()
+        children = [pid for pid, ppid in parents.items() if ppid == parent and pid not in tree]
+        tree.update(children)
+        frontier.extend(children)
+    return sum(times.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
+
+
+def run_wrk(url: str, *, connections: int, seconds: int, server_pid: int) -> dict:
+    """req/s, p50 and p99 (ms), errors, and the server's CPU ms per request of one wrk run (one thread)."""
     command = [
         "wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(LATENCY_SCRIPT), url,
     ]
+    cpu_before = cpu_seconds(server_pid)
     result = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
+    cpu_spent = cpu_seconds(server_pid) - cpu_before
     report = next((line for line in result.stdout.splitlines() if line.startswith('{"requests"')), None)
     if report is None:
         raise BenchError(f"wrk gave no report for {url}: {result.stderr.strip() or result.stdout[-300:]}")
@@ -183,8 +218,9 @@ def run_wrk(url: str, *, connections: int, seconds: int) -> dict:
         "p99_ms": round(figures["p99_us"] / 1000, 2),
         "requests": figures["requests"],
         "errors": figures["non_2xx"] + figures["socket_errors"],
+        "cpu_ms_per_request": round(cpu_spent * 1000 / figures["requests"], 3) if figures["requests"] else None,
     }
 
 
-def ratio(ours: float, theirs: float) -> float | None:
-    return round(ours / theirs, 2) if theirs and not math.isnan(theirs) else None
+def ratio(ours: float | None, theirs: float | None) -> float | None:
+    return round(ours / theirs, 2) if ours is not None and theirs and not math.isnan(theirs) else None

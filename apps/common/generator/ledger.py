@@ -1,34 +1,34 @@
-"""A synthetic, consistent ledger as COPY text rows, deterministic for a seed.
+"""A synthetic, consistent ledger, written by PostgreSQL itself, deterministic for a seed.
 
 The layout is arithmetic, so a benchmark can name existing ids without asking
 the database: system accounts (0.0.2 treasury, 0.0.3-0.0.9 nodes, 0.0.98 fee
 collector, 0.0.800 staking reward account), then `accounts` accounts from
 0.0.1001, then fungible tokens, NFT tokens, topics, contracts, and one schedule
 per schedule-create transaction. Transaction `i` reaches consensus at
-`start + i * SPACING_NS`; every `BLOCK_SIZE` transactions make one record file.
+`start + i * SPACING_NS`, has kind `KINDS[i % 100]`, and every `BLOCK_SIZE`
+transactions make one record file.
 
-Transfers balance (payer pays amount and fee; the node and 0.0.98 share the
-fee), balances are carried through, and three complete balance snapshots
-(before the first transaction, half way, after the last) hold every account's
-balance and token balances at that instant; `entity.balance` and
-`token_account.balance` hold the final ones.
-
-Rows are produced in chunks of `CHUNK` transactions; each chunk draws from its
-own `random.Random` (seeded with the seed and chunk number), so the output
-depends on the seed and sizes only.
+Every row is an `INSERT ... SELECT` over `generate_series`: each value is a
+function of the row's number and the seed (`hashint8extended` for draws,
+`sha256`/`sha384` for bytes), never of what was generated before, so a range
+of transactions can be written by any connection in any order and the same
+seed gives the same rows. What depends on history follows in closed form: the
+sender of an NFT is the receiver of that serial's previous transfer, a
+contract slot's value read is the one its previous call wrote, a block's
+previous hash is the hash of the block before. Balances are aggregated from
+the written transfers afterwards: three complete balance snapshots (before the
+first transaction, half way, after the last) hold every account's balance and
+token balances at that instant; `entity.balance` and `token_account.balance`
+hold the final ones. Transfers balance (the payer pays amount and fee; the
+node and 0.0.98 share the fee).
 """
 
-import json
-import random
-from collections import defaultdict
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from functools import cached_property
+from dataclasses import dataclass
 
 SPACING_NS = 20_000_000
 BLOCK_SIZE = 100
-CHUNK = 20_000
+# Transactions per INSERT: small enough for a lively progress bar and an even share among connections.
+CHUNK = 250_000
 START_NS = 1_788_220_800 * 10**9  # 2026-09-01T00:00:00Z
 TREASURY, FEE_COLLECTOR, STAKING_REWARD_ACCOUNT = 2, 98, 800
 NODE_ACCOUNTS = tuple(range(3, 10))
@@ -56,18 +56,8 @@ KINDS = tuple(
 )
 assert len(KINDS) == 100
 
-NULL = "\\N"
-TRANSFER_TOPIC = "\\\\xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
-ZERO_BLOOM = "\\\\x" + "00" * 256
-
-
-def hex_bytes(data: bytes) -> str:
-    """A bytea in COPY text format."""
-    return "\\\\x" + data.hex()
-
-
-def open_range(lower: int) -> str:
-    return f"[{lower},)"
+TRANSFER_TOPIC = "'\\xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'::bytea"
+ZERO_BLOOM = "'\\x" + "00" * 256 + "'::bytea"
 
 
 _KINDS_BEFORE_SLOT = {
@@ -150,8 +140,7 @@ class Layout:
 
     def snapshot_points(self) -> tuple[int, ...]:
         """Transaction indexes that balance snapshots are taken before (the last: after all)."""
-        middle = (self.transactions // 2) // CHUNK * CHUNK
-        return tuple(sorted({0, middle, self.transactions}))
+        return tuple(sorted({0, self.transactions // 2, self.transactions}))
 
     def snapshot_timestamp(self, point: int) -> int:
         return self.timestamp(point) - SPACING_NS // 2
@@ -160,411 +149,498 @@ class Layout:
         return FIRST_ACCOUNT + position % self.accounts
 
     def fungible_holders(self, token: int) -> int:
-        """Accounts at positions token, token + F, token + 2F, ... hold fungible token `token` (0-based)."""
+        """Accounts at positions token, token + F, token + 2F, ... hold fungible token `token` (0-based);
+        an NFT's holders are spread alike over the NFT tokens."""
         return max(1, (self.accounts - token + self.fungible_tokens - 1) // self.fungible_tokens)
 
-    def nft_holders(self, token: int) -> int:
-        return max(1, (self.accounts - token + self.nft_tokens - 1) // self.nft_tokens)
 
-    def fungible_holder(self, token: int, k: int) -> int:
-        return self.account(token + self.fungible_tokens * (k % self.fungible_holders(token)))
+# The tables the generator writes.
+TABLES = (
+    "transaction", "transaction_hash", "crypto_transfer", "token_transfer", "staking_reward_transfer",
+    "record_file", "topic_message", "contract_result", "contract_log", "contract_state_change",
+    "contract_transaction", "contract_transaction_hash", "schedule", "transaction_signature", "entity",
+    "entity_stake", "account_balance", "token_balance", "token", "custom_fee", "token_account", "nft", "topic",
+    "contract", "contract_state", "crypto_allowance", "token_allowance",
+)
 
-    def nft_holder(self, token: int, k: int) -> int:
-        return self.account(token + self.nft_tokens * (k % self.nft_holders(token)))
+# Draw streams: each drawn value of a row has its own, so no two values share a draw.
+(PAYER, FEE, RECEIVER, AMOUNT, REWARD, TOKEN, TOKEN_SENDER, TOKEN_RECEIVER, TOKEN_AMOUNT, NFT_RECEIVER, GAS,
+ TRANSACTION_HASH, MESSAGE, RUNNING_HASH, PARAMETERS, CALL_RESULT, LOG_DATA, STATE_VALUE, BLOCK_HASH, FILE_HASH,
+ KEY, EVM_ADDRESS) = range(22)
+STREAMS = 64
 
-    def has_evm_address(self, account: int) -> bool:
-        return (account - FIRST_ACCOUNT) % 10 == 3
-
-
-@dataclass
-class Rows:
-    """COPY text lines per table."""
-
-    lines: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
-
-    def add(self, table: str, *values) -> None:
-        self.lines[table].append("\t".join(NULL if value is None else str(value) for value in values) + "\n")
-
-    def count(self) -> int:
-        return sum(len(lines) for lines in self.lines.values())
+ZERO_WORD_PREFIX = "'\\x" + "00" * 24 + "'::bytea"
+ZERO_WORD = "'\\x" + "00" * 32 + "'::bytea"
+ZERO_SIGNATURE = "'\\x" + "00" * 64 + "'::bytea"
 
 
-# Columns written per table, in the order `Rows.add` is given the values.
-COLUMNS = {
-    "transaction": (
-        "consensus_timestamp", "type", "result", "payer_account_id", "valid_start_ns", "valid_duration_seconds",
-        "node_account_id", "entity_id", "initial_balance", "max_fee", "charged_tx_fee", "memo",
-        "transaction_hash", "scheduled", "nonce", "index", "nft_transfer",
-    ),
-    "transaction_hash": ("consensus_timestamp", "hash", "payer_account_id", "hash_suffix"),
-    "crypto_transfer": ("entity_id", "consensus_timestamp", "amount", "payer_account_id", "is_approval"),
-    "token_transfer": ("token_id", "account_id", "consensus_timestamp", "amount", "payer_account_id", "is_approval"),
-    "staking_reward_transfer": ("account_id", "amount", "consensus_timestamp", "payer_account_id"),
-    "record_file": (
-        "name", "load_start", "load_end", "hash", "prev_hash", "consensus_start", "consensus_end", "count",
-        "digest_algorithm", "hapi_version_major", "hapi_version_minor", "hapi_version_patch", "version",
-        "file_hash", "index", "gas_used", "size",
-    ),
-    "topic_message": (
-        "consensus_timestamp", "message", "running_hash", "sequence_number", "running_hash_version",
-        "payer_account_id", "valid_start_timestamp", "topic_id",
-    ),
-    "contract_result": (
-        "consensus_timestamp", "contract_id", "payer_account_id", "sender_id", "function_parameters", "gas_limit",
-        "gas_used", "gas_consumed", "amount", "bloom", "call_result", "function_result", "transaction_hash",
-        "transaction_index", "transaction_result", "transaction_nonce",
-    ),
-    "contract_log": (
-        "consensus_timestamp", "index", "contract_id", "root_contract_id", "payer_account_id", "bloom", "data",
-        "topic0", "topic1", "topic2", "transaction_hash", "transaction_index", "synthetic",
-    ),
-    "contract_state_change": (
-        "consensus_timestamp", "contract_id", "payer_account_id", "slot", "value_read", "value_written", "migration",
-    ),
-    "contract_transaction": ("consensus_timestamp", "entity_id", "contract_ids", "payer_account_id"),
-    "contract_transaction_hash": ("hash", "consensus_timestamp", "payer_account_id", "entity_id", "transaction_result"),
-    "schedule": (
-        "schedule_id", "consensus_timestamp", "creator_account_id", "payer_account_id", "transaction_body",
-        "expiration_time", "wait_for_expiry",
-    ),
-    "transaction_signature": ("consensus_timestamp", "entity_id", "public_key_prefix", "signature", "type"),
-    "entity": (
-        "id", "num", "realm", "shard", "type", "created_timestamp", "timestamp_range", "deleted", "memo", "key",
-        "public_key", "alias", "evm_address", "balance", "balance_timestamp", "auto_renew_period",
-        "expiration_timestamp", "max_automatic_token_associations", "receiver_sig_required", "staked_node_id",
-        "stake_period_start", "decline_reward", "ethereum_nonce",
-    ),
-    "entity_stake": (
-        "id", "end_stake_period", "pending_reward", "staked_node_id_start", "staked_to_me", "stake_total_start",
-        "timestamp_range",
-    ),
-    "account_balance": ("consensus_timestamp", "balance", "account_id"),
-    "token_balance": ("consensus_timestamp", "account_id", "balance", "token_id"),
-    "token": (
-        "token_id", "created_timestamp", "decimals", "initial_supply", "total_supply", "max_supply", "supply_type",
-        "name", "symbol", "treasury_account_id", "type", "timestamp_range", "freeze_status", "kyc_status",
-        "freeze_default", "supply_key", "pause_status",
-    ),
-    "custom_fee": ("entity_id", "timestamp_range"),
-    "token_account": (
-        "account_id", "token_id", "associated", "automatic_association", "created_timestamp", "freeze_status",
-        "kyc_status", "timestamp_range", "balance", "balance_timestamp",
-    ),
-    "nft": ("token_id", "serial_number", "account_id", "created_timestamp", "deleted", "metadata", "timestamp_range"),
-    "topic": ("id", "created_timestamp", "admin_key", "submit_key", "timestamp_range"),
-    "contract": ("id", "runtime_bytecode"),
-    "contract_state": ("contract_id", "slot", "value", "created_timestamp", "modified_timestamp"),
-    "crypto_allowance": ("owner", "spender", "amount_granted", "amount", "payer_account_id", "timestamp_range"),
-    "token_allowance": (
-        "owner", "spender", "token_id", "amount_granted", "amount", "payer_account_id", "timestamp_range",
-    ),
-}
+def _int_array(values) -> str:
+    return "'{" + ",".join(str(value) for value in values) + "}'::int[]"
 
 
-class Ledger:
-    """Produces the ledger's rows: `transaction_chunks()` first, then `final_state()`."""
+_SLOT_KIND = "'{" + ",".join(KINDS) + "}'::text[]"
+_SLOT_WEIGHT = _int_array(_KIND_WEIGHTS[kind] for kind in KINDS)
+_SLOT_RANK = _int_array(_KINDS_BEFORE_SLOT[kind][slot] for slot, kind in enumerate(KINDS))
+_KIND_SLOTS = {kind: _int_array(slot for slot, other in enumerate(KINDS) if other == kind) for kind in _KIND_WEIGHTS}
 
-    def __init__(self, layout: Layout):
-        self.layout = layout
-        self.hbar: dict[int, int] = defaultdict(int)
-        self.tokens: dict[tuple[int, int], int] = defaultdict(int)
-        self.nft_owners: dict[tuple[int, int], int] = {}
-        self.nft_moved: dict[tuple[int, int], int] = {}
-        self.state: dict[tuple[int, int], tuple[bytes, int, int]] = {}
-        self.block_hash = "0" * 96
-        self.block_gas = 0
-        self.last_timestamp = layout.created_ns
-        self._initial_balances()
 
-    # Entities and their starting balances.
+@dataclass(frozen=True)
+class Job:
+    """Statements one connection runs in order (they may share temporary tables); `transactions` it writes."""
 
-    def _initial_balances(self) -> None:
+    statements: tuple[str, ...]
+    transactions: int = 0
+
+
+class LedgerSql:
+    """The ledger as SQL: `chunks()` first (any order, any connection), then `final_jobs()`, which aggregate them.
+
+    Methods taking SQL expressions (`i` a transaction number, `n` the number of a transaction among those of
+    its kind) return SQL expressions.
+    """
+
+    def __init__(self, layout: Layout, *, chunk: int = CHUNK):
+        assert chunk % BLOCK_SIZE == 0, "a chunk holds whole blocks"
+        self.layout, self.chunk = layout, chunk
+
+    # Values as functions of a row number.
+
+    def draw(self, number: str, stream: int, bound: int) -> str:
+        """A number in [0, bound) drawn for `number` from `stream`."""
+        return f"((hashint8extended(({number}) * {STREAMS} + {stream}, {self.layout.seed}) & {2**63 - 1}) % {bound})"
+
+    def random_bytes(self, number: str, stream: int, length: int) -> str:
+        function = "sha256" if length <= 32 else "sha384"
+        value = f"{function}(int8send(({number}) * {STREAMS} + {stream}) || int8send({self.layout.seed}::bigint))"
+        return value if length in (32, 48) else f"substr({value}, 1, {length})"
+
+    def timestamp(self, i: str) -> str:
+        return f"({START_NS} + ({i}) * {SPACING_NS}::bigint)"
+
+    def valid_start(self, i: str) -> str:
+        return f"({self.timestamp(i)} - 3000000000 - ({i}) % 1000 * 1000)"
+
+    def payer(self, i: str) -> str:
+        return f"({FIRST_ACCOUNT} + {self.draw(i, PAYER, self.layout.accounts)})"
+
+    def transaction_hash(self, i: str) -> str:
+        return self.random_bytes(i, TRANSACTION_HASH, 48)
+
+    @staticmethod
+    def index_of(kind: str, n: str) -> str:
+        """The number of the n-th (from 0) transaction of `kind`."""
+        weight = _KIND_WEIGHTS[kind]
+        return f"(({n}) / {weight} * 100 + ({_KIND_SLOTS[kind]})[({n}) % {weight} + 1])"
+
+    def holder(self, token: str, k: str, tokens: int) -> str:
+        """Layout.fungible_holder / nft_holder: the k-th holder of token number `token` of `tokens`."""
+        accounts = self.layout.accounts
+        holders = f"greatest(1, ({accounts} - ({token}) + {tokens - 1}) / {tokens})"
+        return f"({FIRST_ACCOUNT} + (({token}) + {tokens} * (({k}) % {holders})) % {accounts})"
+
+    def public_key(self, account: str) -> str:
+        """An account's public key: ECDSA (33 bytes) for those with an EVM address, else ED25519."""
+        ed25519 = self.random_bytes(account, KEY, 32)
+        return (
+            f"(case when {self.has_evm_address(account)} then (case when ({account}) % 2 = 0 then '\\x02'::bytea"
+            f" else '\\x03'::bytea end) || {ed25519} else {ed25519} end)"
+        )
+
+    @staticmethod
+    def has_evm_address(account: str) -> str:
+        return f"(({account}) >= {FIRST_ACCOUNT} and (({account}) - {FIRST_ACCOUNT}) % 10 = 3)"
+
+    def nft_transfer(self, n: str) -> str:
+        """Columns of the n-th NFT transfer: the serial's sender is the receiver of its previous transfer."""
         layout = self.layout
-        for position in range(layout.accounts):
-            self.hbar[layout.account(position)] = layout.starting_balance + position * 1000
-        for node in NODE_ACCOUNTS:
-            self.hbar[node] = 10**12
-        self.hbar[STAKING_REWARD_ACCOUNT] = 10**16
-        self.hbar[TREASURY] = TOTAL_SUPPLY - sum(self.hbar.values())
-        self.hbar[FEE_COLLECTOR] = 0
-        for token in range(layout.fungible_tokens):
-            for k in range(layout.fungible_holders(token)):
-                self.tokens[(layout.fungible_holder(token, k), layout.first_fungible_token + token)] = 10**6
-        for token in range(layout.nft_tokens):
-            for serial in range(1, NFT_SERIALS + 1):
-                owner = layout.nft_holder(token, serial * 7919)
-                self.nft_owners[(token, serial)] = owner
-                self.tokens[(owner, layout.first_nft_token + token)] += 1
+        tokens, cycle = layout.nft_tokens, layout.nft_tokens * NFT_SERIALS
+        receiver = self.holder(f"({n}) % {tokens}", self.draw(self.index_of("nft", n), NFT_RECEIVER, layout.accounts),
+                               tokens)
+        previous_receiver = self.holder(
+            f"({n}) % {tokens}", self.draw(self.index_of("nft", f"({n}) - {cycle}"), NFT_RECEIVER, layout.accounts),
+            tokens,
+        )
+        first_owner = self.holder(f"({n}) % {tokens}", f"(({n}) / {tokens} % {NFT_SERIALS} + 1) * 7919", tokens)
+        return (
+            f"{layout.first_nft_token} + ({n}) % {tokens} as token_id, ({n}) / {tokens} % {NFT_SERIALS} + 1 as serial,"
+            f" case when ({n}) < {cycle} then {first_owner} else {previous_receiver} end as sender,"
+            f" {receiver} as receiver, {self.timestamp(self.index_of('nft', n))} as consensus_timestamp"
+        )
 
-    @cached_property
-    def keys(self) -> dict[int, tuple[str, str, str | None, str | None]]:
-        """(key, public_key, alias, evm_address) per account, in COPY text."""
-        rng = random.Random(f"{self.layout.seed}:keys")
-        keys = {}
-        for account in sorted(self.hbar):
-            if self.layout.has_evm_address(account):
-                public = bytes([2 + account % 2]) + rng.randbytes(32)
-                key = b"\x3a\x21" + public
-                keys[account] = (hex_bytes(key), public.hex(), hex_bytes(key), hex_bytes(rng.randbytes(20)))
-            else:
-                public = rng.randbytes(32)
-                keys[account] = (hex_bytes(b"\x12\x20" + public), public.hex(), None, None)
-        return keys
+    def kind_series(self, kind: str, start: int, end: int) -> str:
+        """FROM items: `n` over the transactions of `kind` among transactions [start, end), `i` its number."""
+        first, last = count_before(kind, start), count_before(kind, end)
+        return f"generate_series(({first})::bigint, {last - 1}) n, lateral (select {self.index_of(kind, 'n')} as i) x"
 
-    # Transactions.
+    # The transactions, in chunks.
 
-    def transaction_chunks(self) -> Iterator[tuple[int, Rows]]:
-        """(transactions done, rows) per chunk; balance snapshots come with the chunks they precede."""
+    def chunks(self) -> list[Job]:
         layout = self.layout
-        points = layout.snapshot_points()
-        for start in range(0, layout.transactions, CHUNK):
-            rows = Rows()
-            if start in points:
-                self._snapshot(rows, layout.snapshot_timestamp(start))
-            end = min(start + CHUNK, layout.transactions)
-            self._transactions(rows, start, end, random.Random(f"{layout.seed}:{start}"))
-            if end == layout.transactions:
-                self._snapshot(rows, layout.snapshot_timestamp(end))
-            yield end, rows
+        jobs = []
+        for start in range(0, layout.transactions, self.chunk):
+            end = min(start + self.chunk, layout.transactions)
+            jobs.append(Job((self._transactions(start, end),), end - start))
+            jobs.append(Job((self._messages(start, end), self._schedules(start, end), self._blocks(start, end))))
+            jobs.append(Job((self._contract_calls(start, end),)))
+        return jobs
 
-    def _transactions(self, rows: Rows, start: int, end: int, rng: random.Random) -> None:
-        # The hot loop: rows of the three biggest tables are formatted inline, draws use rng.random().
+    def _transactions(self, start: int, end: int) -> str:
         layout = self.layout
-        hbar, add, draw = self.hbar, rows.add, rng.random
-        crypto_transfers = rows.lines["crypto_transfer"].append
-        transactions = rows.lines["transaction"].append
-        transaction_hashes = rows.lines["transaction_hash"].append
         accounts = layout.accounts
-        for index in range(start, end):
-            timestamp = START_NS + index * SPACING_NS
-            kind = KINDS[index % len(KINDS)]
-            payer = FIRST_ACCOUNT + int(draw() * accounts)
-            node = NODE_ACCOUNTS[index % len(NODE_ACCOUNTS)]
-            valid_start = timestamp - 3 * 10**9 - (index % 1000) * 1000
-            fee = 50_000 + int(draw() * 150_000)
-            node_fee = fee // 20
-            block_index = index % BLOCK_SIZE
-            full_hash = rng.randbytes(48)
-            hash_hex = full_hash.hex()
-            transaction_type, result, entity_id, nft_transfer = CRYPTO_TRANSFER, SUCCESS, NULL, NULL
+        token = self.draw("i", TOKEN, layout.fungible_tokens)
+        return f"""
+with t as materialized (
+    select i, {self.timestamp('i')} as ts, kind, n, {self.payer('i')} as payer,
+        50000 + {self.draw('i', FEE, 150_000)} as fee, {self.valid_start('i')} as valid_start,
+        3 + i % 7 as node, {self.transaction_hash('i')} as hash,
+        case when kind in ('crypto', 'reward') then {FIRST_ACCOUNT} + {self.draw('i', RECEIVER, accounts)} end
+            as receiver,
+        case when kind in ('crypto', 'reward') then 1 + {self.draw('i', AMOUNT, 10**8)} else 0 end as amount,
+        case when kind = 'reward' then 1 + {self.draw('i', REWARD, 10**6)} else 0 end as reward
+    from generate_series(({start})::bigint, {end - 1}) i,
+        lateral (select ({_SLOT_KIND})[i % 100 + 1] as kind,
+            i / 100 * ({_SLOT_WEIGHT})[i % 100 + 1] + ({_SLOT_RANK})[i % 100 + 1] as n) k
+), hashes as (
+    insert into transaction_hash (consensus_timestamp, hash, payer_account_id, hash_suffix)
+    select ts, substr(hash, 1, 32), payer, substr(hash, 33) from t
+), hbar as (
+    insert into crypto_transfer (entity_id, consensus_timestamp, amount, payer_account_id, is_approval)
+    select v.account, ts, v.amount, payer, false from t, lateral (values
+        (payer, reward - fee - t.amount), (node, fee / 20), ({FEE_COLLECTOR}, fee - fee / 20),
+        (receiver, t.amount), (case when kind = 'reward' then {STAKING_REWARD_ACCOUNT} end, -reward)
+    ) v(account, amount) where v.account is not null
+), rewards as (
+    insert into staking_reward_transfer (account_id, amount, consensus_timestamp, payer_account_id)
+    select payer, reward, ts, payer from t where kind = 'reward'
+), tokens as (
+    insert into token_transfer (token_id, account_id, consensus_timestamp, amount, payer_account_id, is_approval)
+    select {layout.first_fungible_token} + token, v.account, ts, v.amount, payer, false
+    from t, lateral (select {token} as token, 1 + {self.draw('i', TOKEN_AMOUNT, 1000)} as amount) d,
+        lateral (values
+            ({self.holder('token', self.draw('i', TOKEN_SENDER, accounts), layout.fungible_tokens)}, -d.amount),
+            ({self.holder('token', self.draw('i', TOKEN_RECEIVER, accounts), layout.fungible_tokens)}, d.amount)
+        ) v(account, amount)
+    where kind = 'token'
+)
+insert into transaction (
+    consensus_timestamp, type, result, payer_account_id, valid_start_ns, valid_duration_seconds, node_account_id,
+    entity_id, initial_balance, max_fee, charged_tx_fee, transaction_hash, scheduled, nonce, index, nft_transfer
+)
+select ts,
+    case kind when 'message' then {SUBMIT_MESSAGE} when 'contract' then {CONTRACT_CALL}
+        when 'schedule' then {SCHEDULE_CREATE} else {CRYPTO_TRANSFER} end,
+    case kind when 'failed' then {INSUFFICIENT_ACCOUNT_BALANCE} else {SUCCESS} end,
+    payer, valid_start, 120, node,
+    case kind when 'message' then {layout.first_topic} + n % {layout.topics}
+        when 'contract' then {layout.first_contract} + n % {layout.contracts}
+        when 'schedule' then {layout.first_schedule} + n end,
+    0, 200000000, fee, hash, false, 0, i % {BLOCK_SIZE},
+    case when kind = 'nft' then jsonb_build_array(jsonb_build_object(
+        'is_approval', false, 'receiver_account_id', m.receiver, 'sender_account_id', m.sender,
+        'serial_number', m.serial, 'token_id', m.token_id)) end
+from t left join lateral (select {self.nft_transfer('t.n')} where t.kind = 'nft') m on true
+"""
 
-            transfers = [(payer, -fee), (node, node_fee), (FEE_COLLECTOR, fee - node_fee)]
-            if kind in ("crypto", "reward"):
-                receiver = FIRST_ACCOUNT + int(draw() * accounts)
-                amount = 1 + int(draw() * 10**8)
-                transfers[0] = (payer, -fee - amount)
-                transfers.append((receiver, amount))
-                if kind == "reward":
-                    reward = 1 + int(draw() * 10**6)
-                    transfers.append((STAKING_REWARD_ACCOUNT, -reward))
-                    transfers[0] = (payer, -fee - amount + reward)
-                    add("staking_reward_transfer", payer, reward, timestamp, payer)
-            elif kind == "failed":
-                result = INSUFFICIENT_ACCOUNT_BALANCE
-            elif kind == "token":
-                token = int(draw() * layout.fungible_tokens)
-                token_id = layout.first_fungible_token + token
-                sender = layout.fungible_holder(token, int(draw() * accounts))
-                receiver = layout.fungible_holder(token, int(draw() * accounts))
-                amount = 1 + int(draw() * 1000)
-                self.tokens[(sender, token_id)] -= amount
-                self.tokens[(receiver, token_id)] += amount
-                add("token_transfer", token_id, sender, timestamp, -amount, payer, "f")
-                add("token_transfer", token_id, receiver, timestamp, amount, payer, "f")
-            elif kind == "nft":
-                nft_transfer = self._nft_transfer(rows, index, timestamp, rng)
-            elif kind == "message":
-                transaction_type = SUBMIT_MESSAGE
-                entity_id = self._message(rows, index, timestamp, payer, valid_start, rng)
-            elif kind == "contract":
-                transaction_type = CONTRACT_CALL
-                entity_id = self._contract_call(rows, index, timestamp, payer, full_hash, rng)
-            else:
-                transaction_type = SCHEDULE_CREATE
-                entity_id = self._schedule(rows, index, timestamp, payer)
+    def _messages(self, start: int, end: int) -> str:
+        topics = self.layout.topics
+        return f"""
+insert into topic_message (
+    consensus_timestamp, message, running_hash, sequence_number, running_hash_version, payer_account_id,
+    valid_start_timestamp, topic_id
+)
+select {self.timestamp('i')}, {self.random_bytes('i', MESSAGE, 24)}, {self.random_bytes('i', RUNNING_HASH, 48)},
+    n / {topics} + 1, 3, {self.payer('i')}, {self.valid_start('i')}, {self.layout.first_topic} + n % {topics}
+from {self.kind_series('message', start, end)}
+"""
 
-            for account, amount in transfers:
-                hbar[account] += amount
-                crypto_transfers(f"{account}\t{timestamp}\t{amount}\t{payer}\tf\n")
-            transactions(
-                f"{timestamp}\t{transaction_type}\t{result}\t{payer}\t{valid_start}\t120\t{node}\t{entity_id}"
-                f"\t0\t200000000\t{fee}\t{NULL}\t\\\\x{hash_hex}\tf\t0\t{block_index}\t{nft_transfer}\n"
-            )
-            transaction_hashes(f"{timestamp}\t\\\\x{hash_hex[:64]}\t{payer}\t\\\\x{hash_hex[64:]}\n")
-            if block_index == BLOCK_SIZE - 1 or index == layout.transactions - 1:
-                self._block(rows, index, rng)
-        self.last_timestamp = layout.timestamp(end - 1)
-
-    def _nft_transfer(self, rows: Rows, index: int, timestamp: int, rng: random.Random) -> str:
+    def _contract_calls(self, start: int, end: int) -> str:
         layout = self.layout
-        number = count_before("nft", index)
-        token = number % layout.nft_tokens
-        serial = (number // layout.nft_tokens) % NFT_SERIALS + 1
-        token_id = layout.first_nft_token + token
-        sender = self.nft_owners[(token, serial)]
-        receiver = layout.nft_holder(token, int(rng.random() * layout.accounts))
-        self.nft_owners[(token, serial)] = receiver
-        self.nft_moved[(token, serial)] = timestamp
-        self.tokens[(sender, token_id)] -= 1
-        self.tokens[(receiver, token_id)] += 1
-        return json.dumps(
-            [{"is_approval": False, "receiver_account_id": receiver, "sender_account_id": sender,
-              "serial_number": serial, "token_id": token_id}],
-            separators=(",", ":"),
-        )
+        contracts, cycle = layout.contracts, layout.contracts * STATE_SLOTS
+        previous_value = self.random_bytes(self.index_of("contract", f"n - {cycle}"), STATE_VALUE, 32)
+        return f"""
+with c as materialized (
+    select n, i, {self.timestamp('i')} as ts, {self.payer('i')} as payer,
+        {layout.first_contract} + n % {contracts} as contract_id, n / {contracts} % {STATE_SLOTS} as slot,
+        21000 + {self.draw('i', GAS, 100_000)} as gas, substr({self.transaction_hash('i')}, 1, 32) as hash,
+        {self.random_bytes('i', STATE_VALUE, 32)} as value,
+        case when n >= {cycle} then {previous_value} else {ZERO_WORD} end as previous
+    from {self.kind_series('contract', start, end)}
+), results as (
+    insert into contract_result (
+        consensus_timestamp, contract_id, payer_account_id, sender_id, function_parameters, gas_limit, gas_used,
+        gas_consumed, amount, bloom, call_result, transaction_hash, transaction_index, transaction_result,
+        transaction_nonce
+    )
+    select ts, contract_id, payer, payer, {self.random_bytes('i', PARAMETERS, 36)}, 300000, gas, gas, 0,
+        {ZERO_BLOOM}, {self.random_bytes('i', CALL_RESULT, 32)}, hash, i % {BLOCK_SIZE}, {SUCCESS}, 0
+    from c
+), logs as (
+    insert into contract_log (
+        consensus_timestamp, index, contract_id, root_contract_id, payer_account_id, bloom, data, topic0, topic1,
+        topic2, transaction_hash, transaction_index, synthetic
+    )
+    select ts, 0, contract_id, contract_id, payer, {ZERO_BLOOM}, {self.random_bytes('i', LOG_DATA, 32)},
+        {TRANSFER_TOPIC}, {ZERO_WORD_PREFIX} || int8send(payer), {ZERO_WORD_PREFIX} || int8send(payer), hash,
+        i % {BLOCK_SIZE}, false
+    from c
+), changes as (
+    insert into contract_state_change (
+        consensus_timestamp, contract_id, payer_account_id, slot, value_read, value_written, migration
+    )
+    select ts, contract_id, payer, {ZERO_WORD_PREFIX} || int8send(slot), previous, value, false from c
+), hashes as (
+    insert into contract_transaction_hash (hash, consensus_timestamp, payer_account_id, entity_id, transaction_result)
+    select hash, ts, payer, contract_id, {SUCCESS} from c
+)
+insert into contract_transaction (consensus_timestamp, entity_id, contract_ids, payer_account_id)
+select ts, v.entity_id, array[contract_id], payer from c, lateral (values (contract_id), (payer)) v(entity_id)
+"""
 
-    def _message(self, rows: Rows, index: int, timestamp: int, payer: int, valid_start: int, rng) -> int:
+    def _schedules(self, start: int, end: int) -> str:
+        return f"""
+with s as materialized (
+    select {self.timestamp('i')} as ts, {self.payer('i')} as payer, {self.layout.first_schedule} + n as id
+    from {self.kind_series('schedule', start, end)}
+), schedules as (
+    insert into schedule (
+        schedule_id, consensus_timestamp, creator_account_id, payer_account_id, transaction_body, expiration_time,
+        wait_for_expiry
+    )
+    select id, ts, payer, payer, int8send(id) || int8send(id) || int8send(id) || int8send(id),
+        ts + 1800000000000, false
+    from s
+), signatures as (
+    insert into transaction_signature (consensus_timestamp, entity_id, public_key_prefix, signature, type)
+    select ts, id, substr({self.public_key('payer')}, 1, 4), {ZERO_SIGNATURE}, 3 from s
+)
+insert into entity (
+    id, num, realm, shard, type, created_timestamp, timestamp_range, deleted, memo, staked_node_id,
+    stake_period_start, decline_reward, ethereum_nonce
+)
+select id, id, 0, 0, 'SCHEDULE', ts, int8range(ts, null), false, 'scheduled', -1, -1, false, 0 from s
+"""
+
+    def _blocks(self, start: int, end: int) -> str:
         layout = self.layout
-        number = count_before("message", index)
-        topic_id = layout.first_topic + number % layout.topics
-        rows.add(
-            "topic_message", timestamp, hex_bytes(rng.randbytes(24)), hex_bytes(rng.randbytes(48)),
-            number // layout.topics + 1, 3, payer, valid_start, topic_id,
-        )
-        return topic_id
+        last = layout.transactions - 1
+        block_hash = f"encode({self.random_bytes('b', BLOCK_HASH, 48)}, 'hex')"
+        previous_hash = f"encode({self.random_bytes('b - 1', BLOCK_HASH, 48)}, 'hex')"
+        gas = f"21000 + {self.draw(f'b * {BLOCK_SIZE} + slot', GAS, 100_000)}"
+        return f"""
+insert into record_file (
+    name, load_start, load_end, hash, prev_hash, consensus_start, consensus_end, count, digest_algorithm,
+    hapi_version_major, hapi_version_minor, hapi_version_patch, version, file_hash, index, gas_used, size
+)
+select to_char(to_timestamp(first_ts / 1000000000) at time zone 'UTC', 'YYYY-MM-DD"T"HH24_MI_SS')
+        || '.' || lpad((first_ts % 1000000000)::text, 9, '0') || 'Z.rcd.gz',
+    last_ts / 1000000000 + 2, last_ts / 1000000000 + 3, {block_hash},
+    case when b = 0 then repeat('0', 96) else {previous_hash} end,
+    first_ts, last_ts, count, 0, 0, 47, 0, 6, encode({self.random_bytes('b', FILE_HASH, 48)}, 'hex'), b, gas,
+    4096 + count * 300
+from generate_series(({start // BLOCK_SIZE})::bigint, {(end - 1) // BLOCK_SIZE}) b,
+    lateral (select {self.timestamp(f'b * {BLOCK_SIZE}')} as first_ts,
+        {self.timestamp(f'least(b * {BLOCK_SIZE} + {BLOCK_SIZE - 1}, {last})')} as last_ts,
+        least({BLOCK_SIZE}, {layout.transactions} - b * {BLOCK_SIZE}) as count) x,
+    lateral (select coalesce(sum({gas}), 0) as gas from unnest({_KIND_SLOTS['contract']}) slot
+        where b * {BLOCK_SIZE} + slot <= {last}) g
+"""
 
-    def _contract_call(self, rows: Rows, index: int, timestamp: int, payer: int, full_hash: bytes, rng) -> int:
+    # What the ledger ends with, from what the chunks wrote.
+
+    def final_jobs(self) -> list[Job]:
+        return [Job(self._accounts()), Job(self._tokens()), Job(self._topics_and_contracts())]
+
+    def _snapshots(self) -> list[int]:
+        return [self.layout.snapshot_timestamp(point) for point in self.layout.snapshot_points()]
+
+    def _accounts(self) -> tuple[str, ...]:
         layout = self.layout
-        number = count_before("contract", index)
-        contract = number % layout.contracts
-        contract_id = layout.first_contract + contract
-        slot = (number // layout.contracts) % STATE_SLOTS
-        gas = 21_000 + rng.randrange(100_000)
-        self.block_gas += gas
-        short_hash = hex_bytes(full_hash[:32])
-        transaction_index = index % BLOCK_SIZE
-        rows.add(
-            "contract_result", timestamp, contract_id, payer, payer, hex_bytes(rng.randbytes(36)), 300_000,
-            gas, gas, 0, ZERO_BLOOM, hex_bytes(rng.randbytes(32)), None, short_hash, transaction_index, SUCCESS, 0,
+        created, accounts = layout.created_ns, layout.accounts
+        others = {node: 10**12 for node in NODE_ACCOUNTS} | {STAKING_REWARD_ACCOUNT: 10**16, FEE_COLLECTOR: 0}
+        held = accounts * layout.starting_balance + 1000 * accounts * (accounts - 1) // 2 + sum(others.values())
+        others[TREASURY] = TOTAL_SUPPLY - held
+        snapshots = self._snapshots()
+        moved = ", ".join(
+            f"sum(amount) filter (where consensus_timestamp < {timestamp}) as moved_{k}"
+            for k, timestamp in enumerate(snapshots)
         )
-        payer_word = hex_bytes(payer.to_bytes(32, "big"))
-        rows.add(
-            "contract_log", timestamp, 0, contract_id, contract_id, payer, ZERO_BLOOM,
-            hex_bytes(rng.randbytes(32)), TRANSFER_TOPIC, payer_word, payer_word, short_hash, transaction_index, "f",
+        balances = ", ".join(f"balance + coalesce(moved_{k}, 0) as balance_{k}" for k in range(len(snapshots)))
+        final = f"balance_{len(snapshots) - 1}"
+        staked = f"(account >= {FIRST_ACCOUNT} and account % 5 = 0)"
+        spender = f"{FIRST_ACCOUNT} + (account - {FIRST_ACCOUNT} + 1) % {accounts}"
+        public_key = self.public_key("account")
+        evm = self.has_evm_address("account")
+        return (
+            f"""
+create temporary table hbar as
+with initial (account, balance) as (
+    select {FIRST_ACCOUNT} + p, {layout.starting_balance} + p * 1000 from generate_series((0)::bigint, {accounts - 1}) p
+    union all values {", ".join(f"({account}, {balance})" for account, balance in sorted(others.items()))}
+), moved as (select entity_id as account, {moved} from crypto_transfer group by entity_id)
+select account, {balances} from initial left join moved using (account)
+""",
+            *(
+                f"insert into account_balance (consensus_timestamp, balance, account_id)"
+                f" select {timestamp}, balance_{k}, account from hbar"
+                for k, timestamp in enumerate(snapshots)
+            ),
+            f"""
+insert into entity (
+    id, num, realm, shard, type, created_timestamp, timestamp_range, deleted, memo, key, public_key, alias,
+    evm_address, balance, balance_timestamp, auto_renew_period, expiration_timestamp,
+    max_automatic_token_associations, receiver_sig_required, staked_node_id, stake_period_start, decline_reward,
+    ethereum_nonce
+)
+select account, account, 0, 0, 'ACCOUNT', {created}, int8range({created}, null), false, '',
+    case when {evm} then '\\x3a21'::bytea else '\\x1220'::bytea end || public_key, encode(public_key, 'hex'),
+    case when {evm} then '\\x3a21'::bytea || public_key end,
+    case when {evm} then {self.random_bytes('account', EVM_ADDRESS, 20)} end,
+    {final}, {layout.timestamp(layout.transactions - 1)}, 7776000, {created + 7776000 * 10**9}, 10, false,
+    case when {staked} then account % 7 else -1 end, case when {staked} then 20000 else -1 end, false, 0
+from hbar, lateral (select {public_key} as public_key) k
+""",
+            f"""
+insert into entity_stake (
+    id, end_stake_period, pending_reward, staked_node_id_start, staked_to_me, stake_total_start, timestamp_range
+)
+select account, 20000, account % 1000, -1, 0, 0, int8range({created}, null)
+from generate_series(({FIRST_ACCOUNT})::bigint, {FIRST_ACCOUNT + accounts - 1}) account
+""",
+            f"""
+insert into crypto_allowance (owner, spender, amount_granted, amount, payer_account_id, timestamp_range)
+select account, {spender}, 1000000000, 1000000000, account, int8range({created}, null)
+from generate_series(({FIRST_ACCOUNT})::bigint, {FIRST_ACCOUNT + accounts - 1}) account where account % 20 = 0
+""",
+            f"""
+insert into token_allowance (owner, spender, token_id, amount_granted, amount, payer_account_id, timestamp_range)
+select account, {spender}, {layout.first_fungible_token} + (account - {FIRST_ACCOUNT}) % {layout.fungible_tokens},
+    1000, 1000, account, int8range({created}, null)
+from generate_series(({FIRST_ACCOUNT})::bigint, {FIRST_ACCOUNT + accounts - 1}) account where account % 20 = 0
+""",
+            "drop table hbar",
         )
-        previous, created, _ = self.state.get((contract, slot), (bytes(32), timestamp, 0))
-        value = rng.randbytes(32)
-        self.state[(contract, slot)] = (value, created, timestamp)
-        rows.add(
-            "contract_state_change", timestamp, contract_id, payer, hex_bytes(slot.to_bytes(32, "big")),
-            hex_bytes(previous), hex_bytes(value), "f",
-        )
-        rows.add("contract_transaction_hash", short_hash, timestamp, payer, contract_id, SUCCESS)
-        for entity_id in (contract_id, payer):
-            rows.add("contract_transaction", timestamp, entity_id, f"{{{contract_id}}}", payer)
-        return contract_id
 
-    def _schedule(self, rows: Rows, index: int, timestamp: int, payer: int) -> int:
-        schedule_id = self.layout.first_schedule + count_before("schedule", index)
-        rows.add(
-            "schedule", schedule_id, timestamp, payer, payer, hex_bytes(schedule_id.to_bytes(8, "big") * 4),
-            timestamp + 1800 * 10**9, "f",
-        )
-        public_key = self.keys[payer][1]
-        rows.add(
-            "transaction_signature", timestamp, schedule_id, "\\\\x" + public_key[:8],
-            hex_bytes(bytes(64)), 3,
-        )
-        rows.add(
-            "entity", schedule_id, schedule_id, 0, 0, "SCHEDULE", timestamp, open_range(timestamp), "f",
-            "scheduled", None, None, None, None, None, None, None, None, None, None, -1, -1, "f", 0,
-        )
-        return schedule_id
-
-    def _block(self, rows: Rows, last: int, rng: random.Random) -> None:
-        layout = self.layout
-        number = last // BLOCK_SIZE
-        first = number * BLOCK_SIZE
-        start, end = layout.timestamp(first), layout.timestamp(last)
-        name = datetime.fromtimestamp(start // 10**9, UTC).strftime("%Y-%m-%dT%H_%M_%S")
-        block_hash = rng.randbytes(48).hex()
-        rows.add(
-            "record_file", f"{name}.{start % 10**9:09d}Z.rcd.gz", end // 10**9 + 2, end // 10**9 + 3, block_hash,
-            self.block_hash, start, end, last - first + 1, 0, 0, 47, 0, 6, rng.randbytes(48).hex(), number,
-            self.block_gas, 4096 + (last - first + 1) * 300,
-        )
-        self.block_hash, self.block_gas = block_hash, 0
-
-    def _snapshot(self, rows: Rows, timestamp: int) -> None:
-        for account, balance in sorted(self.hbar.items()):
-            rows.add("account_balance", timestamp, balance, account)
-        for (account, token_id), balance in sorted(self.tokens.items()):
-            rows.add("token_balance", timestamp, account, balance, token_id)
-
-    # What the ledger ends with.
-
-    def final_state(self) -> Rows:
-        rows = Rows()
-        layout = self.layout
-        created, last = layout.created_ns, self.last_timestamp
-        for account, balance in sorted(self.hbar.items()):
-            key, public_key, alias, evm_address = self.keys[account]
-            staked = account >= FIRST_ACCOUNT and account % 5 == 0
-            rows.add(
-                "entity", account, account, 0, 0, "ACCOUNT", created, open_range(created), "f", "", key,
-                public_key, alias, evm_address, balance, last, 7776000, created + 7776000 * 10**9, 10, "f",
-                account % 7 if staked else -1, 20_000 if staked else -1, "f", 0,
-            )
-            if account >= FIRST_ACCOUNT:
-                rows.add("entity_stake", account, 20_000, account % 1000, -1, 0, 0, open_range(created))
-            if account >= FIRST_ACCOUNT and account % 20 == 0:
-                spender = layout.account(account - FIRST_ACCOUNT + 1)
-                rows.add("crypto_allowance", account, spender, 10**9, 10**9, account, open_range(created))
-                token_id = layout.first_fungible_token + (account - FIRST_ACCOUNT) % layout.fungible_tokens
-                rows.add("token_allowance", account, spender, token_id, 1000, 1000, account, open_range(created))
-        self._token_rows(rows)
-        self._other_entities(rows)
-        return rows
-
-    def _token_rows(self, rows: Rows) -> None:
-        layout = self.layout
-        created, last = layout.created_ns, self.last_timestamp
-        supplies = defaultdict(int)
-        for (account, token_id), balance in sorted(self.tokens.items()):
-            supplies[token_id] += balance
-            rows.add("token_account", account, token_id, "t", "f", created, 0, 0, open_range(created), balance, last)
-        for token in range(layout.fungible_tokens + layout.nft_tokens):
-            token_id = layout.first_fungible_token + token
-            fungible = token < layout.fungible_tokens
-            supply = supplies[token_id]
-            rows.add(
-                "token", token_id, created, 2 if fungible else 0, supply if fungible else 0, supply,
-                9223372036854775807, "INFINITE", f"Token {token}", f"TK{token}", layout.account(token * 13),
-                "FUNGIBLE_COMMON" if fungible else "NON_FUNGIBLE_UNIQUE", open_range(created), 0, 0, "f",
-                hex_bytes(b"\x12\x20" + token_id.to_bytes(32, "big")), "NOT_APPLICABLE",
-            )
-            rows.add("custom_fee", token_id, open_range(created))
-            self._entity(rows, token_id, "TOKEN")
-        for (token, serial), owner in sorted(self.nft_owners.items()):
-            moved = self.nft_moved.get((token, serial), created)
-            rows.add(
-                "nft", layout.first_nft_token + token, serial, owner, created, "f",
-                hex_bytes(f"ipfs://nft/{token}/{serial}".encode()), open_range(moved),
-            )
-
-    def _other_entities(self, rows: Rows) -> None:
+    def _tokens(self) -> tuple[str, ...]:
         layout = self.layout
         created = layout.created_ns
-        for topic in range(layout.topics):
-            topic_id = layout.first_topic + topic
-            key = hex_bytes(b"\x12\x20" + topic_id.to_bytes(32, "big"))
-            rows.add("topic", topic_id, created, key, key, open_range(created))
-            self._entity(rows, topic_id, "TOPIC")
-        for contract in range(layout.contracts):
-            contract_id = layout.first_contract + contract
-            rows.add("contract", contract_id, hex_bytes(bytes.fromhex("6080604052") + contract_id.to_bytes(8, "big")))
-            self._entity(rows, contract_id, "CONTRACT")
-        for (contract, slot), (value, first, modified) in sorted(self.state.items()):
-            rows.add(
-                "contract_state", layout.first_contract + contract, hex_bytes(slot.to_bytes(32, "big")),
-                hex_bytes(value), first, modified,
-            )
+        fungible, nfts = layout.fungible_tokens, layout.nft_tokens
+        snapshots = self._snapshots()
+        columns = ", ".join(
+            f"sum(amount) filter (where consensus_timestamp < {timestamp}) as balance_{k},"
+            f" bool_or(consensus_timestamp < {timestamp}) as held_{k}"
+            for k, timestamp in enumerate(snapshots)
+        )
+        final = f"balance_{len(snapshots) - 1}"
+        most_holders = layout.fungible_holders(0)
+        return (
+            f"""
+create temporary table nft_move as
+select {self.nft_transfer('n')} from generate_series((0)::bigint, {count_before('nft', layout.transactions) - 1}) n
+""",
+            f"""
+create temporary table held as
+with initial (account, token_id, amount) as (
+    select {self.holder('token', 'k', fungible)}, {layout.first_fungible_token} + token, 1000000
+    from generate_series((0)::bigint, {fungible - 1}) token, generate_series((0)::bigint, {most_holders - 1}) k
+    where k < greatest(1, ({layout.accounts} - token + {fungible - 1}) / {fungible})
+    union all
+    select {self.holder('token', 'serial * 7919', nfts)}, {layout.first_nft_token} + token, 1
+    from generate_series((0)::bigint, {nfts - 1}) token, generate_series((1)::bigint, {NFT_SERIALS}) serial
+), moves (account, token_id, consensus_timestamp, amount) as (
+    select account, token_id, 0, amount from initial
+    union all select account_id, token_id, consensus_timestamp, amount from token_transfer
+    union all select sender, token_id, consensus_timestamp, -1 from nft_move
+    union all select receiver, token_id, consensus_timestamp, 1 from nft_move
+)
+select account, token_id, {columns} from moves group by account, token_id
+""",
+            *(
+                f"insert into token_balance (consensus_timestamp, account_id, balance, token_id)"
+                f" select {timestamp}, account, balance_{k}, token_id from held where held_{k}"
+                for k, timestamp in enumerate(snapshots)
+            ),
+            f"""
+insert into token_account (
+    account_id, token_id, associated, automatic_association, created_timestamp, freeze_status, kyc_status,
+    timestamp_range, balance, balance_timestamp
+)
+select account, token_id, true, false, {created}, 0, 0, int8range({created}, null), {final},
+    {layout.timestamp(layout.transactions - 1)}
+from held
+""",
+            f"""
+insert into token (
+    token_id, created_timestamp, decimals, initial_supply, total_supply, max_supply, supply_type, name, symbol,
+    treasury_account_id, type, timestamp_range, freeze_status, kyc_status, freeze_default, supply_key, pause_status
+)
+select token_id, {created}, case when fungible then 2 else 0 end, case when fungible then supply else 0 end,
+    supply, 9223372036854775807, 'INFINITE', 'Token ' || token, 'TK' || token,
+    {FIRST_ACCOUNT} + token * 13 % {layout.accounts},
+    case when fungible then 'FUNGIBLE_COMMON' else 'NON_FUNGIBLE_UNIQUE' end::token_type,
+    int8range({created}, null), 0, 0, false, {self._entity_key('token_id')}, 'NOT_APPLICABLE'
+from (select token_id, sum({final}) as supply from held group by token_id) supplies,
+    lateral (select token_id - {layout.first_fungible_token} as token,
+        token_id < {layout.first_nft_token} as fungible) t
+""",
+            f"""
+insert into nft (token_id, serial_number, account_id, created_timestamp, deleted, metadata, timestamp_range)
+select {layout.first_nft_token} + token, number, coalesce(m.receiver, {self.holder('token', 'number * 7919', nfts)}),
+    {created}, false, convert_to('ipfs://nft/' || token || '/' || number, 'UTF8'),
+    int8range(coalesce(m.consensus_timestamp, {created}), null)
+from generate_series((0)::bigint, {nfts - 1}) token cross join generate_series((1)::bigint, {NFT_SERIALS}) number
+left join (
+    select distinct on (token_id, serial) token_id, serial, receiver, consensus_timestamp from nft_move
+    order by token_id, serial, consensus_timestamp desc
+) m on m.token_id = {layout.first_nft_token} + token and m.serial = number
+""",
+            self._entities("TOKEN", layout.first_fungible_token, fungible + nfts),
+            self._custom_fees(layout.first_fungible_token, fungible + nfts),
+            "drop table held, nft_move",
+        )
 
-    def _entity(self, rows: Rows, entity_id: int, entity_type: str) -> None:
+    def _topics_and_contracts(self) -> tuple[str, ...]:
+        layout = self.layout
+        created = layout.created_ns
+        return (
+            f"""
+insert into topic (id, created_timestamp, admin_key, submit_key, timestamp_range)
+select id, {created}, {self._entity_key('id')}, {self._entity_key('id')}, int8range({created}, null)
+from generate_series(({layout.first_topic})::bigint, {layout.first_topic + layout.topics - 1}) id
+""",
+            self._entities("TOPIC", layout.first_topic, layout.topics),
+            self._custom_fees(layout.first_topic, layout.topics),
+            f"""
+insert into contract (id, runtime_bytecode)
+select id, '\\x6080604052'::bytea || int8send(id)
+from generate_series(({layout.first_contract})::bigint, {layout.first_contract + layout.contracts - 1}) id
+""",
+            self._entities("CONTRACT", layout.first_contract, layout.contracts),
+            """
+insert into contract_state (contract_id, slot, value, created_timestamp, modified_timestamp)
+select contract_id, slot, (array_agg(value_written order by consensus_timestamp desc))[1],
+    min(consensus_timestamp), max(consensus_timestamp)
+from contract_state_change group by contract_id, slot
+""",
+        )
+
+    @staticmethod
+    def _entity_key(entity_id: str) -> str:
+        return f"('\\x1220'::bytea || {ZERO_WORD_PREFIX} || int8send({entity_id}))"
+
+    def _entities(self, entity_type: str, first: int, count: int) -> str:
         created = self.layout.created_ns
-        rows.add(
-            "entity", entity_id, entity_id, 0, 0, entity_type, created, open_range(created), "f",
-            f"{entity_type.lower()} {entity_id}", hex_bytes(b"\x12\x20" + entity_id.to_bytes(32, "big")),
-            None, None, None, 0 if entity_type == "CONTRACT" else None, None, 7776000, None, None, None,
-            -1, -1, "f", 0,
+        return f"""
+insert into entity (
+    id, num, realm, shard, type, created_timestamp, timestamp_range, deleted, memo, key, balance,
+    auto_renew_period, staked_node_id, stake_period_start, decline_reward, ethereum_nonce
+)
+select id, id, 0, 0, '{entity_type}', {created}, int8range({created}, null), false, '{entity_type.lower()} ' || id,
+    {self._entity_key('id')}, {'0' if entity_type == 'CONTRACT' else 'null'}, 7776000, -1, -1, false, 0
+from generate_series(({first})::bigint, {first + count - 1}) id
+"""
+
+    def _custom_fees(self, first: int, count: int) -> str:
+        return (
+            f"insert into custom_fee (entity_id, timestamp_range)"
+            f" select id, int8range({self.layout.created_ns}, null) from generate_series(({first})::bigint, {first + count - 1}) id"
         )

@@ -1,23 +1,30 @@
-"""Writing a generated ledger into a mirror database with COPY.
+"""Writing a generated ledger into a mirror database.
 
-Each table gets its own connection and one COPY that stays open for the whole
-run, so PostgreSQL parses and stores one table's rows while Python produces
-the next chunk. Secondary indexes of the filled tables are dropped for the load
-and built again afterwards (also when the load fails), then the tables are
-analyzed. Every connection commits only when all rows are in.
+PostgreSQL produces the rows itself (`LedgerSql`): the chunks of transactions
+run on `WORKERS` connections at once (each statement is single-threaded), then
+the final state is aggregated from them. The primary keys and indexes of the
+written tables are dropped for the load and built again afterwards, several at once
+(also when the load fails), then the tables are vacuumed and analyzed
+(autovacuum stays off for them during the load). Each statement
+commits by itself, with `synchronous_commit` off: a failed load leaves rows
+behind, which `--replace` clears. With `unlogged`, the tables are made
+UNLOGGED first and stay so: no WAL is written, but a crash of PostgreSQL
+empties them; right for a benchmark database, not for one to keep.
 """
 
+import os
 import sys
+import threading
 import time
 from collections.abc import Callable
-from contextlib import ExitStack
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import psycopg
 from django.db import connections
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from apps.common.generator.ledger import COLUMNS, Layout, Ledger, Rows
+from apps.common.generator.ledger import CHUNK, TABLES, Job, Layout, LedgerSql
 from apps.common.schema import SCHEMA_SQL, mirror_tables
 
 
@@ -60,7 +67,7 @@ def prepare_database(conninfo: str, *, replace: bool) -> None:
         holds_rows = sql.SQL("select exists (select 1 from {})")
         filled = [
             table
-            for table in COLUMNS
+            for table in TABLES
             if connection.execute(holds_rows.format(sql.Identifier(table))).fetchone()[0]
         ]
         if filled and not replace:
@@ -73,58 +80,143 @@ def prepare_database(conninfo: str, *, replace: bool) -> None:
             )
 
 
-def load_ledger(conninfo: str, layout: Layout, *, progress: Callable[[str], None] | None = None) -> dict[str, int]:
-    """Generates and loads the ledger; returns the row count per table."""
+WORKERS = max(2, min(4, os.cpu_count() or 2))
+SESSION_SETTINGS = (
+    "set synchronous_commit = off",
+    "set work_mem = '256MB'",
+    "set maintenance_work_mem = '512MB'",
+    "set max_parallel_maintenance_workers = 0",
+)
+
+
+def load_ledger(
+    conninfo: str,
+    layout: Layout,
+    *,
+    progress: Callable[[str], None] | None = None,
+    unlogged: bool = False,
+    chunk: int = CHUNK,
+) -> dict[str, int]:
+    """Generates the ledger into the database; returns the (estimated) row count per table."""
     progress = progress or _stderr_progress
-    ledger = Ledger(layout)
-    counts = dict.fromkeys(COLUMNS, 0)
+    ledger = LedgerSql(layout, chunk=chunk)
     began = time.monotonic()
-    indexes = _secondary_indexes(conninfo, list(COLUMNS))
-    _execute_all(conninfo, [f"drop index {name}" for name, _ in indexes])
+    leaves = _leaf_tables(conninfo)
+    # Autovacuum would scan the tables while they fill; they are vacuumed once, at the end.
+    _run_jobs(conninfo, [
+        Job((f"alter table {table} set (autovacuum_enabled = false)",) + (
+            (f"alter table {table} set unlogged",) if unlogged else ()))
+        for table in leaves
+    ])
+    indexes = _secondary_indexes(conninfo, list(TABLES))
+    keys = _primary_keys(conninfo, list(TABLES))
+    _run_jobs(conninfo, [Job((f"drop index {name}",)) for name, _ in indexes])
+    _run_jobs(conninfo, [Job((f"alter table {table} drop constraint {name}",)) for table, name, _ in keys])
     try:
-        with ExitStack() as stack:
-            writer = _CopyWriter(conninfo, stack)
-            stack.enter_context(writer.open_copies)
-            for done, rows in ledger.transaction_chunks():
-                writer.write(rows, counts)
-                rate = sum(counts.values()) / max(time.monotonic() - began, 1e-9)
-                progress(
-                    f"{done:,}/{layout.transactions:,} transactions, {sum(counts.values()):,} rows, {rate:,.0f} rows/s"
-                )
-            writer.write(ledger.final_state(), counts)
-            writer.commit()
+        written = 0
+
+        def chunk_done(job: Job) -> None:
+            nonlocal written
+            written += job.transactions
+            rate = written / max(time.monotonic() - began, 1e-9)
+            progress(f"{written:,}/{layout.transactions:,} transactions, {rate:,.0f} transactions/s")
+
+        _run_jobs(conninfo, ledger.chunks(), done=chunk_done)
+        progress("balances, snapshots and final state")
+        _run_jobs(conninfo, ledger.final_jobs())
     finally:
-        progress("building indexes")
+        built = 0
+
+        def index_done(job: Job) -> None:
+            nonlocal built
+            built += 1
+            progress(f"building indexes: {built}/{len(keys) + len(indexes)}")
+
         # A partitioned table's index definition reads `ON ONLY`, which would leave its partitions without one.
-        _execute_all(conninfo, [definition.replace(" ON ONLY ", " ON ", 1) for _, definition in indexes])
-    progress("analyzing")
-    _execute_all(conninfo, ["analyze " + ", ".join(table for table in COLUMNS)])
-    return counts
+        _run_jobs(
+            conninfo,
+            [Job((f"alter table {table} add constraint {name} {definition}",)) for table, name, definition in keys]
+            + [Job((definition.replace(" ON ONLY ", " ON ", 1),)) for _, definition in indexes],
+            done=index_done,
+        )
+        _run_jobs(conninfo, [Job((f"alter table {table} reset (autovacuum_enabled)",)) for table in leaves])
+    # VACUUM sets the visibility map (index-only scans), so a benchmark does not meet autovacuum's first pass.
+    progress("vacuuming and analyzing")
+    _run_jobs(conninfo, [Job((f"vacuum (analyze) {table}",)) for table in TABLES])
+    return _row_counts(conninfo)
 
 
-class _CopyWriter:
-    def __init__(self, conninfo: str, stack: ExitStack):
-        self.conninfo, self.stack = conninfo, stack
-        self.connections: list[psycopg.Connection] = []
-        self.copies = {}
-        self.open_copies = ExitStack()
+def _run_jobs(conninfo: str, jobs: list[Job], *, done: Callable[[Job], None] | None = None) -> None:
+    """Runs the jobs on up to WORKERS connections at once; the first failure is raised once all have stopped."""
+    local = threading.local()
+    opened: list[psycopg.Connection] = []
+    lock = threading.Lock()
 
-    def write(self, rows: Rows, counts: dict[str, int]) -> None:
-        for table, lines in rows.lines.items():
-            if table not in self.copies:
-                connection = self.stack.enter_context(psycopg.connect(self.conninfo))
-                self.connections.append(connection)
-                statement = sql.SQL("copy {} ({}) from stdin").format(
-                    sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, COLUMNS[table]))
-                )
-                self.copies[table] = self.open_copies.enter_context(connection.cursor().copy(statement))
-            self.copies[table].write("".join(lines))
-            counts[table] += len(lines)
+    def run(job: Job) -> Job:
+        if not hasattr(local, "connection"):
+            local.connection = psycopg.connect(conninfo, autocommit=True)
+            with lock:
+                opened.append(local.connection)
+            for setting in SESSION_SETTINGS:
+                local.connection.execute(setting)
+        for statement in job.statements:
+            local.connection.execute(statement)
+        return job
 
-    def commit(self) -> None:
-        self.open_copies.close()
-        for connection in self.connections:
-            connection.commit()
+    try:
+        with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+            futures = [pool.submit(run, job) for job in jobs]
+            try:
+                for future in as_completed(futures):
+                    finished = future.result()
+                    if done:
+                        done(finished)
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+    finally:
+        for connection in opened:
+            connection.close()
+
+
+# (table name, leaf) per written table: itself, or its partitions (one level, as in the mirror schema).
+_LEAVES = (
+    "select table_name, leaf from unnest(%s::text[]) table_name, lateral ("
+    " select inhrelid::regclass as leaf from pg_inherits where inhparent = table_name::regclass"
+    " union all select table_name::regclass"
+    " where not exists (select 1 from pg_inherits where inhparent = table_name::regclass)) leaves"
+)
+
+
+def _leaf_tables(conninfo: str) -> list[str]:
+    """The written tables, partitions in place of partitioned tables (which cannot be made unlogged)."""
+    with psycopg.connect(conninfo) as connection:
+        return [leaf for _, leaf in connection.execute(f"select table_name, leaf::text from ({_LEAVES}) t",
+                                                        [list(TABLES)])]
+
+
+def _row_counts(conninfo: str) -> dict[str, int]:
+    """Rows per table as ANALYZE estimated them (exact for small tables); counting 100 million rows takes long."""
+    with psycopg.connect(conninfo) as connection:
+        return dict(
+            connection.execute(
+                f"select table_name, sum(greatest(c.reltuples, 0))::bigint from ({_LEAVES}) t"
+                " join pg_class c on c.oid = t.leaf group by table_name",
+                [list(TABLES)],
+            ).fetchall()
+        )
+
+
+def _primary_keys(conninfo: str, tables: list[str]) -> list[tuple[str, str, str]]:
+    """(table, name, definition) of the primary keys of `tables` (a partitioned table's covers its partitions)."""
+    with psycopg.connect(conninfo) as connection:
+        return connection.execute(
+            "select c.conrelid::regclass::text, quote_ident(c.conname), pg_get_constraintdef(c.oid)"
+            " from pg_constraint c join pg_class t on t.oid = c.conrelid"
+            " where c.contype = 'p' and t.relname = any(%s) and t.relnamespace = current_schema()::regnamespace",
+            [tables],
+        ).fetchall()
 
 
 def _secondary_indexes(conninfo: str, tables: list[str]) -> list[tuple[str, str]]:
@@ -138,13 +230,6 @@ def _secondary_indexes(conninfo: str, tables: list[str]) -> list[tuple[str, str]
             " and not exists (select 1 from pg_constraint c where c.conindid = i.oid)",
             [tables],
         ).fetchall()
-
-
-def _execute_all(conninfo: str, statements: list[str]) -> None:
-    with psycopg.connect(conninfo, autocommit=True) as connection:
-        connection.execute("set maintenance_work_mem = '512MB'")
-        for statement in statements:
-            connection.execute(statement)
 
 
 def _stderr_progress(message: str) -> None:

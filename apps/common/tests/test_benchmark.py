@@ -1,7 +1,10 @@
+import os
+import subprocess
+import sys
 from dataclasses import fields
 
-from apps.common.benchmark.routes import ROUTES, Samples, urls
-from apps.common.benchmark.runner import json_difference
+from apps.common.benchmark.routes import ROUTES, Samples, is_list_route, urls
+from apps.common.benchmark.runner import cpu_seconds, json_difference
 
 
 def test_json_difference_compares_numbers_by_value_and_nothing_else_loosely():
@@ -25,3 +28,29 @@ def test_every_route_template_names_only_sample_values():
     assert len(every_url) == sum(len(templates) for templates in ROUTES.values())
     assert all("{" not in url and url.startswith("/api/v1/") for _, url in every_url)
     assert {family for family, _ in urls(samples, ["blocks", "balances"])} == {"blocks", "balances"}
+
+
+def test_list_routes_are_those_ending_with_a_collection():
+    samples = Samples(**{field.name: "0.0.1234" for field in fields(Samples)})
+
+    listed = [url for _, url in urls(samples) if is_list_route(url)]
+
+    assert "/api/v1/blocks?limit=100" in listed
+    assert "/api/v1/tokens/0.0.1234/nfts/1/transactions" in listed
+    assert "/api/v1/contracts/results/logs" in listed
+    assert not {"/api/v1/blocks/0.0.1234", "/api/v1/topics/0.0.1234/messages/1"} & set(listed)
+
+
+def test_cpu_seconds_counts_a_process_and_its_live_children():
+    burner = "import time; sum(range(20_000_000)); print(flush=True); time.sleep(30)"
+    child = subprocess.Popen([sys.executable, "-c", burner], stdout=subprocess.PIPE)
+    try:
+        child.stdout.readline()
+        burnt = cpu_seconds(child.pid)
+
+        assert burnt > 0.05
+        assert cpu_seconds(os.getpid()) >= burnt
+    finally:
+        child.kill()
+        child.wait()
+        child.stdout.close()

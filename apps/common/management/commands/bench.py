@@ -1,5 +1,7 @@
+import argparse
 import json
 import os
+import statistics
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -9,10 +11,11 @@ from django.core.management.base import BaseCommand, CommandError
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from apps.common.benchmark.routes import ROUTES, samples_for, urls
+from apps.common.benchmark.routes import ROUTES, is_list_route, samples_for, urls
 from apps.common.benchmark.runner import (
     PROJECT,
     BenchError,
+    Service,
     fetch,
     json_difference,
     ratio,
@@ -26,8 +29,9 @@ from apps.common.generator.loader import django_conninfo, load_ledger, prepare_d
 class Command(BaseCommand):
     help = (
         "Side-by-side benchmark: generate (or reuse) a ledger, start our production server and the upstream on it,"
-        " check that both answer each URL of the route mix alike, then measure each with wrk and save"
-        " bench/results-<date>.json."
+        " check that both answer each URL of the route mix alike, then measure each with wrk (requests per second,"
+        " p50, p99, server CPU per request) and save bench/results-<date>.json. --scaling N:M measures our list"
+        " routes on a ledger of N transactions and M accounts too and compares their p50."
     )
 
     def add_arguments(self, parser):
@@ -47,42 +51,113 @@ class Command(BaseCommand):
         parser.add_argument("--no-upstream", action="store_true", help="measure our service only")
         parser.add_argument("--workers", type=int, default=os.cpu_count(), help="our server's worker processes")
         parser.add_argument("--output", type=Path, default=PROJECT / "bench")
+        parser.add_argument(
+            "--scaling", metavar="N:M", type=_sizes,
+            help="also measure our list routes on N transactions and M accounts and print the p50 ratio"
+            " (this ledger's over that one's); implies --no-upstream",
+        )
 
     def handle(self, *args, **options):
         layout = Layout(transactions=options["transactions"], accounts=options["accounts"], seed=options["seed"])
         connections = [int(value) for value in options["connections"].split(",")]
-        conninfo = options["database_url"] or self._bench_database(layout)
-        route_urls = urls(samples_for(layout, conninfo), options["routes"])
-        targets = 1 if options["no_upstream"] else 2
-        self.stdout.write(
-            f"{len(route_urls)} URLs x {targets} services x {len(connections)} runs of {options['duration']} s:"
-            f" at most {len(route_urls) * targets * len(connections) * options['duration'] / 60:.0f} min"
-        )
         output = options["output"]
         output.mkdir(parents=True, exist_ok=True)
+        report = {
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "machine": {"cpus": os.cpu_count(), "load_average": os.getloadavg()},
+            "ledger": _ledger(layout),
+            "settings": {"duration_s": options["duration"], "connections": connections, "workers": options["workers"]},
+        }
+        if options["scaling"]:
+            transactions, accounts = options["scaling"]
+            base = Layout(transactions=transactions, accounts=accounts, seed=options["seed"])
+            report["baseline_ledger"] = _ledger(base)
+            baseline = self._run(base, None, options, connections, list_routes_only=True, upstream=False)
+            routes = self._run(layout, options["database_url"], options, connections, list_routes_only=True,
+                               upstream=False)
+            report["routes"], report["baseline_routes"] = routes, baseline
+            report["scaling"] = self._scaling(baseline, routes, connections)
+        else:
+            report["routes"] = self._run(
+                layout, options["database_url"], options, connections, list_routes_only=False,
+                upstream=not options["no_upstream"],
+            )
+            report["cpu"] = self._cpu_summary(report["routes"], connections)
+        report["machine"]["load_average_after"] = os.getloadavg()
+        path = output / f"results-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
+        path.write_text(json.dumps(report, indent=1) + "\n")
+        self.stdout.write(f"saved {path}")
+
+    def _run(self, layout: Layout, database_url: str | None, options: dict, connections: list[int], *,
+             list_routes_only: bool, upstream: bool) -> list[dict]:
+        conninfo = database_url or self._bench_database(layout)
+        route_urls = [
+            (family, url) for family, url in urls(samples_for(layout, conninfo), options["routes"])
+            if not list_routes_only or is_list_route(url)
+        ]
+        targets = 2 if upstream else 1
+        self.stdout.write(
+            f"{layout.transactions:,} transactions: {len(route_urls)} URLs x {targets} services"
+            f" x {len(connections)} runs of {options['duration']} s:"
+            f" at most {len(route_urls) * targets * len(connections) * options['duration'] / 60:.0f} min"
+        )
         try:
             with services(
                 conninfo,
                 port=options["port"],
-                upstream_port=None if options["no_upstream"] else options["upstream_port"],
+                upstream_port=options["upstream_port"] if upstream else None,
                 workers=options["workers"],
-                log_dir=output,
-            ) as bases:
-                routes = [
-                    self._measure(family, url, bases, connections, options["duration"]) for family, url in route_urls
+                log_dir=options["output"],
+            ) as running:
+                return [
+                    self._measure(family, url, running, connections, options["duration"]) for family, url in route_urls
                 ]
         except BenchError as error:
             raise CommandError(str(error)) from None
-        report = {
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "machine": {"cpus": os.cpu_count(), "load_average": os.getloadavg()},
-            "ledger": {"transactions": layout.transactions, "accounts": layout.accounts, "seed": layout.seed},
-            "settings": {"duration_s": options["duration"], "connections": connections, "workers": options["workers"]},
-            "routes": routes,
-        }
-        path = output / f"results-{datetime.now(UTC):%Y%m%dT%H%M%S}.json"
-        path.write_text(json.dumps(report, indent=1) + "\n")
-        self.stdout.write(f"saved {path}")
+
+    def _scaling(self, baseline: list[dict], routes: list[dict], connections: list[int]) -> list[dict]:
+        """p50 per list route on both ledgers (matched by position: the same template) and their ratio."""
+        rows = []
+        self.stdout.write("p50 (ms) on the baseline ledger -> this ledger:")
+        for small, large in zip(baseline, routes, strict=True):
+            row = {"family": large["family"], "url": large["url"], "baseline_url": small["url"]}
+            cells = []
+            for count in connections:
+                key = f"c{count}"
+                before = small["results"].get("ours", {}).get(key)
+                after = large["results"].get("ours", {}).get(key)
+                if before and after:
+                    row[key] = {"p50_ms": [before["p50_ms"], after["p50_ms"]],
+                                "ratio": ratio(after["p50_ms"], before["p50_ms"])}
+                    cells.append(f"{key} {before['p50_ms']:.1f} -> {after['p50_ms']:.1f} x{row[key]['ratio']}")
+            rows.append(row)
+            self.stdout.write(f"  {large['url']}: " + ("; ".join(cells) or "not measured"))
+        return rows
+
+    def _cpu_summary(self, routes: list[dict], connections: list[int]) -> dict:
+        """Median over the routes both served of our CPU ms per request, the upstream's, and their ratio."""
+        summary = {}
+        for count in connections:
+            key = f"c{count}"
+            pairs = [
+                (route["results"]["ours"][key]["cpu_ms_per_request"],
+                 route["results"]["upstream"][key]["cpu_ms_per_request"])
+                for route in routes
+                if key in route["results"].get("ours", {}) and key in route["results"].get("upstream", {})
+            ]
+            pairs = [(ours, theirs) for ours, theirs in pairs if ours is not None and theirs]
+            if pairs:
+                summary[key] = {
+                    "ours_ms": statistics.median(ours for ours, _ in pairs),
+                    "upstream_ms": statistics.median(theirs for _, theirs in pairs),
+                    "ratio": statistics.median(ours / theirs for ours, theirs in pairs),
+                }
+                figures = summary[key]
+                self.stdout.write(
+                    f"CPU per request, {key}, median of {len(pairs)} routes: ours {figures['ours_ms']:.2f} ms,"
+                    f" upstream {figures['upstream_ms']:.2f} ms, ratio {figures['ratio']:.2f}"
+                )
+        return summary
 
     def _bench_database(self, layout: Layout) -> str:
         name = f"mirror_bench_t{layout.transactions}_a{layout.accounts}_s{layout.seed}"
@@ -101,13 +176,15 @@ class Command(BaseCommand):
             self.stdout.write(f"generating {layout.transactions:,} transactions into {name}")
             prepare_database(conninfo, replace=False)
             began = time.monotonic()
-            load_ledger(conninfo, layout)
+            load_ledger(conninfo, layout, unlogged=True)
             self.stderr.write("")
             self.stdout.write(f"generated in {time.monotonic() - began:.0f} s")
         return conninfo
 
-    def _measure(self, family: str, url: str, bases: dict[str, str], connections: list[int], seconds: int) -> dict:
-        answers = {name: fetch(base, url) for name, base in bases.items()}
+    def _measure(
+        self, family: str, url: str, running: dict[str, Service], connections: list[int], seconds: int
+    ) -> dict:
+        answers = {name: fetch(service.base, url) for name, service in running.items()}
         route = {"family": family, "url": url, "status": {name: answer.status for name, answer in answers.items()}}
         if "upstream" in answers:
             ours, theirs = answers["ours"], answers["upstream"]
@@ -119,7 +196,10 @@ class Command(BaseCommand):
             )
         route["results"] = {
             name: {
-                f"c{count}": run_wrk(bases[name] + url, connections=count, seconds=seconds) for count in connections
+                f"c{count}": run_wrk(
+                    running[name].base + url, connections=count, seconds=seconds, server_pid=running[name].pid
+                )
+                for count in connections
             }
             for name, answer in answers.items()
             if answer.status == 200
@@ -138,6 +218,7 @@ class Command(BaseCommand):
                 cell += f" | up {_figures(theirs)}"
                 if ours:
                     cell += f" | x{ratio(ours['rps'], theirs['rps'])}"
+                    cell += f" cpu x{ratio(ours['cpu_ms_per_request'], theirs['cpu_ms_per_request'])}"
             cells.append(cell)
         if not route.get("served", True):
             note = "  [not served by us yet]"
@@ -149,4 +230,22 @@ class Command(BaseCommand):
 
 
 def _figures(result: dict) -> str:
-    return f"{result['rps']:>7.0f}/s p50 {result['p50_ms']:.1f} p99 {result['p99_ms']:.1f}"
+    cpu = result["cpu_ms_per_request"]
+    return (
+        f"{result['rps']:>7.0f}/s p50 {result['p50_ms']:.1f} p99 {result['p99_ms']:.1f}"
+        f" cpu {'-' if cpu is None else f'{cpu:.2f}'} ms/req"
+    )
+
+
+def _ledger(layout: Layout) -> dict:
+    return {"transactions": layout.transactions, "accounts": layout.accounts, "seed": layout.seed}
+
+
+def _sizes(value: str) -> tuple[int, int]:
+    try:
+        transactions, accounts = (int(part) for part in value.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected TRANSACTIONS:ACCOUNTS, e.g. 100000:10000") from None
+    if transactions < 1 or accounts < 1:
+        raise argparse.ArgumentTypeError("sizes must be positive")
+    return transactions, accounts

@@ -290,11 +290,15 @@ def _build_current_balances(*values: int, shape) -> QuerySet:
 
 
 def _current_balance_page(entities: QuerySet, descending: bool, limit: int) -> QuerySet:
-    return (
-        entities.filter(type__in=BALANCE_ENTITY_TYPES)
-        .order_by("-id" if descending else "id")
-        .values("id", "balance", "balance_timestamp")[:limit]
+    # One ordered read of the `(type, id)` index per balance type, merged: a read of the
+    # primary key would step over every entity of the other types (schedules, topics, tokens,
+    # files) between two accounts, which grows with the ledger.
+    order = "-id" if descending else "id"
+    first, *others = (
+        entities.filter(type=entity_type).order_by(order).values("id", "balance", "balance_timestamp")[:limit]
+        for entity_type in BALANCE_ENTITY_TYPES
     )
+    return first.union(*others, all=True).order_by(order)[:limit]
 
 
 _CURRENT_BALANCES = CompiledQuery(_build_current_balances)

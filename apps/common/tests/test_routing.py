@@ -8,6 +8,9 @@ PATHS = [
     "/api/v1/blocks",
     "/api/v1/blocks/",
     "/api/v1/blocks/500",
+    "/api/v1/blocks/stream",
+    "/api/v1/topics/0.0.7/messages/stream",
+    "/api/v1/accounts/0.0.1/transactions/stream",
     "/api/v1/blocks/500/",
     "/api/v1/blocksx",
     "/api/v1/Blocks",
@@ -73,6 +76,7 @@ def test_a_route_is_found_among_its_own_apps_patterns_only():
     api = next(p for p in get_resolver().url_patterns if isinstance(p, SegmentIndexedResolver))
     by_segment, any_segment = api._index
 
-    (blocks,) = by_segment["blocks"].url_patterns
-    assert blocks.namespace == "blocks-api"
+    # The streams' `blocks/stream` comes first, so `blocks/{id}` does not take it.
+    streams, blocks = by_segment["blocks"].url_patterns
+    assert (streams.namespace, blocks.namespace) == ("streams", "blocks-api")
     assert any_segment.url_patterns == []

@@ -10,6 +10,7 @@ from apps.common.openapi import (
     page,
     ref,
     register_path_parameters,
+    register_query_parameters,
     register_responses,
     register_schemas,
     string,
@@ -149,4 +150,16 @@ register_responses(
 
 register_path_parameters(
     idOrAliasOrEvmAddress=string(pattern=rf"^(\d{{1,10}}\.){{0,2}}(\d{{1,10}}|(0x)?[A-Fa-f0-9]{{40}}|{BASE32_ALIAS})$"),
+)
+
+# `/balances` takes an account as `/accounts/{idOrAliasOrEvmAddress}` does, and an operator before
+# it (`gt:0.0.19`), which the upstream's pattern leaves out.
+register_query_parameters(
+    operations={
+        "GET /api/v1/balances": {
+            "account.id": string(
+                pattern=rf"^((gte?|lte?|eq|ne)\:)?(\d{{1,10}}\.){{0,2}}(\d{{1,10}}|(0x)?[A-Fa-f0-9]{{40}}|{BASE32_ALIAS})$"
+            )
+        }
+    }
 )

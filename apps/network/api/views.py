@@ -37,6 +37,7 @@ class NetworkViewSet(viewsets.ViewSet):
 
     # What each route reads from its query, for our OpenAPI document.
     query_parameters = {
+        "estimate_fee": ("high_volume_throttle", "mode"),
         "exchangerate": ("timestamp",),
         "fees": ("order", "timestamp"),
         "nodes": ("file.id", "limit", "node.id", "order"),

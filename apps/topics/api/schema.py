@@ -9,6 +9,7 @@ from apps.common.openapi import (
     page,
     ref,
     register_path_parameters,
+    register_query_parameters,
     register_responses,
     register_schemas,
     string,
@@ -75,3 +76,5 @@ register_responses(
 )
 
 register_path_parameters(topicId=ref("EntityId"), sequenceNumber=integer("int64", minimum=0))
+
+register_query_parameters({"encoding": string(), "sequencenumber": integer("int64", minimum=0)})

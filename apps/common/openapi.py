@@ -29,6 +29,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 __all__ = (
     "MirrorAutoSchema",
+    "TIMESTAMP_RANGE_QUERY",
     "all_of",
     "api_paths_named_as_the_reference",
     "api_paths_without_optional_slash",
@@ -167,6 +168,8 @@ register_path_parameters(timestamp=ref("Timestamp"))
 # clients validating input before calling keep working; each says what the route accepts.
 ENTITY_ID_QUERY = string(pattern=r"^((gte?|lte?|eq|ne)\:)?(\d{1,10}\.\d{1,10}\.)?\d{1,10}$")
 TIMESTAMP_QUERY = array(string(pattern=r"^((eq|gt|gte|lt|lte|ne):)?\d{1,10}(\.\d{1,9})?$"))
+# On the routes refusing `ne` (a 400 naming it).
+TIMESTAMP_RANGE_QUERY = array(string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,10}(\.\d{1,9})?$"))
 
 
 def order_query(default: str) -> Schema:

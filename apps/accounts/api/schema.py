@@ -1,6 +1,7 @@
 """The component schemas of the account and balance routes, for our OpenAPI document (`apps.common.openapi`)."""
 
 from apps.common.openapi import (
+    TIMESTAMP_RANGE_QUERY,
     all_of,
     array,
     boolean,
@@ -156,6 +157,7 @@ register_path_parameters(
 # it (`gt:0.0.19`), which the upstream's pattern leaves out.
 register_query_parameters(
     operations={
+        "GET /api/v1/accounts/{idOrAliasOrEvmAddress}/rewards": {"timestamp": TIMESTAMP_RANGE_QUERY},
         "GET /api/v1/balances": {
             "account.id": string(
                 pattern=rf"^((gte?|lte?|eq|ne)\:)?(\d{{1,10}}\.){{0,2}}(\d{{1,10}}|(0x)?[A-Fa-f0-9]{{40}}|{BASE32_ALIAS})$"

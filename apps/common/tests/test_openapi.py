@@ -282,6 +282,20 @@ QUERY_PARAMETER_DIFFERENCES = {
     ("get", "/api/v1/contracts/results", "from"): "a shard.realm-less account (9001) too, as the conformance cases send",
     ("get", "/api/v1/contracts/{contractIdOrAddress}/results", "from"): "a shard.realm-less account (9001) too",
     ("get", "/api/v1/network/nodes", "limit"): "pages of 10, at most 25, as the upstream answers (ROUTES.md)",
+    ("get", "/api/v1/contracts", "contract.id"): "the upstream's alternation is unanchored; ours is anchored at both ends",
+    ("get", "/api/v1/contracts/results", "block.number"): "hex digits only: the upstream's [a-fA-f0-9] lets ` [ ] ^ _ \\ through",
+    ("get", "/api/v1/contracts/{contractIdOrAddress}/results", "block.number"): "hex digits only, as above",
+    **{
+        ("get", path, "timestamp"): "no ne operator: the route answers 400 for it, as the upstream's does"
+        for path in (
+            "/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards",
+            "/api/v1/contracts/results/logs",
+            "/api/v1/contracts/{contractIdOrAddress}/results/logs",
+            "/api/v1/network/exchangerate",
+            "/api/v1/network/fees",
+            "/api/v1/network/supply",
+        )
+    },
     # The component is also the answers' `name`, which is UNKNOWN for a type this service does not know.
     ("get", "/api/v1/transactions", "transactiontype"): "TransactionTypes names UNKNOWN too (a 400 as a filter)",
     ("get", "/api/v1/accounts/{idOrAliasOrEvmAddress}", "transactiontype"): "TransactionTypes names UNKNOWN too",

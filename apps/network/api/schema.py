@@ -1,8 +1,7 @@
 """The component schemas of the network routes, for our OpenAPI document (`apps.common.openapi`)."""
 
-from apps.network.api.views import FEE_ESTIMATE_MODES, MAX_HIGH_VOLUME_THROTTLE
-from apps.network.filtersets import NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX
 from apps.common.openapi import (
+    TIMESTAMP_RANGE_QUERY,
     array,
     boolean,
     integer,
@@ -17,6 +16,8 @@ from apps.common.openapi import (
     register_schemas,
     string,
 )
+from apps.network.api.views import FEE_ESTIMATE_MODES, MAX_HIGH_VOLUME_THROTTLE
+from apps.network.filtersets import NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX
 
 NULLABLE_INT64 = nullable(integer("int64"))
 UNSIGNED_INT64 = integer("int64", minimum=0)
@@ -140,5 +141,11 @@ register_query_parameters(
         "node.id": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}$"),
     },
     # The upstream's own nodes route pages by 10, at most 25 (ROUTES.md); its document says 25 and 100.
-    operations={"GET /api/v1/network/nodes": {"limit": limit_query(NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX)}},
+    operations={
+        "GET /api/v1/network/nodes": {"limit": limit_query(NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX)},
+        **{
+            f"GET /api/v1/network/{route}": {"timestamp": TIMESTAMP_RANGE_QUERY}
+            for route in ("exchangerate", "fees", "supply")
+        },
+    },
 )

@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 from apps.common.api.exceptions import DetailedError
 from apps.common.codecs import MAX_LONG
 from apps.common.java import JavaQuery, bad_request, conversion_error, java_next_link
+from apps.common.pagination import link_header
 from apps.network import selectors
 from apps.network.api import serializers
 from apps.network.filtersets import node_criteria, supply_type, timestamp_bound, timestamp_comparisons
@@ -113,7 +114,7 @@ class NetworkViewSet(viewsets.ViewSet):
             response["Cache-Control"] = CACHE_CONTROL_NETWORK
             next_link = (getattr(response, "data", None) or {}).get("links", {}).get("next")
             if next_link:
-                response["Link"] = f'<{next_link}>; rel="next"'
+                response["Link"] = link_header(next_link)
         return response
 
 

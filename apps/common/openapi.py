@@ -2,7 +2,9 @@
 
 Views here answer row dicts through `BaseSerializer`s, so field introspection has nothing
 to read. `MirrorAutoSchema` reads instead what each route declares:
-- query parameters: the names of its FilterSet's filters (`limit` and `order` included);
+- query parameters: the names of its FilterSet's filters (`limit` and `order` included), each
+  with its schema from `register_query_parameters` (by name, or for one operation), `order`'s
+  default from the route's, and the name as a free string where nothing is declared;
 - each success body, a component schema named as in the upstream's document
   (`AccountsResponse`), from `register_responses` ("GET <path>" -> component); each app declares
   its components in `apps/<domain>/api/schema.py` (found by autodiscovery) with
@@ -40,7 +42,6 @@ __all__ = (
     "nullable",
     "number",
     "obj",
-    "order_query",
     "page",
     "ref",
     "register_path_parameters",
@@ -329,6 +330,9 @@ class MirrorAutoSchema(AutoSchema):
         responses["400"] = self._json_response(ref("Error"), "Invalid parameter")
         if self._is_detail or "(?P<" in self.path_regex:
             responses["404"] = self._json_response(ref("Error"), "Not found")
+        if text := getattr(self.view, "text_answers", {}).get(self._action):
+            # The same route answering one figure as text for some queries (`/network/supply?q=`).
+            responses["200"]["content"]["text/plain"] = {"schema": text}
         for status in getattr(self.view, "error_statuses", {}).get(self._action, ()):
             responses[str(status)] = self._json_response(ref("Error"), HTTPStatus(status).phrase)
         return responses

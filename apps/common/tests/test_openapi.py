@@ -303,7 +303,7 @@ QUERY_PARAMETER_DIFFERENCES = {
 # Query parameters one side reads and the other does not document: (method, path, name) -> why.
 EXTRA_QUERY_PARAMETERS = {
     ("get", "/api/v1/contracts/{contractIdOrAddress}/results", "hbar"): "read there too, as on /contracts/results",
-    ("get", "/api/v1/network/supply", "q"): "the upstream answers one figure as text for q (ROUTES.md)",
+    ("get", "/api/v1/network/supply", "q"): "totalcoins|circulating: one figure as text (ROUTES.md)",
 }
 
 
@@ -357,3 +357,24 @@ def test_the_order_parameter_defaults_to_the_route_order(document):
     assert order["/api/v1/transactions"] == "desc"
     assert order["/api/v1/accounts"] == "asc"
     assert order["/api/v1/network/nodes"] == "asc"
+
+
+def parameter_schema(document: dict, path: str, name: str) -> dict:
+    return next(p["schema"] for p in document["paths"][path]["get"]["parameters"] if p["name"] == name)
+
+
+def test_routes_the_reference_lacks_type_their_query_parameters(document):
+    resume = parameter_schema(document, "/api/v1/blocks/stream", "timestamp")
+    assert resume == {"type": "string", "pattern": r"^gt:\d{1,10}(\.\d{1,9})?$"}
+    stream = "/api/v1/accounts/{idOrAliasOrEvmAddress}/transactions/stream"
+    assert parameter_schema(document, stream, "result") == {"type": "string", "enum": ["success", "fail"]}
+    assert parameter_schema(document, stream, "transactiontype") == {"$ref": "#/components/schemas/TransactionTypes"}
+
+
+def test_the_supply_documents_its_text_answer_and_q(document):
+    supply = document["paths"]["/api/v1/network/supply"]["get"]
+    assert set(supply["responses"]["200"]["content"]) == {"application/json", "text/plain"}
+    assert parameter_schema(document, "/api/v1/network/supply", "q") == {
+        "type": "string",
+        "enum": ["circulating", "totalcoins"],
+    }

@@ -17,7 +17,7 @@ from apps.common.openapi import (
     string,
 )
 from apps.network.api.views import FEE_ESTIMATE_MODES, MAX_HIGH_VOLUME_THROTTLE
-from apps.network.filtersets import NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX
+from apps.network.filtersets import NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX, SUPPLY_TYPES
 
 NULLABLE_INT64 = nullable(integer("int64"))
 UNSIGNED_INT64 = integer("int64", minimum=0)
@@ -138,6 +138,7 @@ register_query_parameters(
     {
         "high_volume_throttle": integer(minimum=0, maximum=MAX_HIGH_VOLUME_THROTTLE, default=0),
         "mode": ref("FeeEstimateMode"),
+        "q": string(enum=list(SUPPLY_TYPES)),
         "node.id": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}$"),
     },
     # The upstream's own nodes route pages by 10, at most 25 (ROUTES.md); its document says 25 and 100.

@@ -45,6 +45,8 @@ class NetworkViewSet(viewsets.ViewSet):
         "stake": (),
         "supply": ("q", "timestamp"),
     }
+    # `/network/supply?q=` answers the figure alone, in hbars, as text.
+    text_answers = {"supply": {"type": "string", "pattern": r"^\d+\.\d{8}$"}}
     # The routes answering one object, absent (404) when its file or row is missing.
     detail_actions = ("exchangerate", "fees", "stake", "supply")
     # The fee estimate's body and its other refusals, for our OpenAPI document.

@@ -281,6 +281,7 @@ QUERY_PARAMETER_DIFFERENCES = {
     ("get", "/api/v1/balances", "account.id"): "an operator before the account (gt:0.0.19), as the conformance cases send",
     ("get", "/api/v1/contracts/results", "from"): "a shard.realm-less account (9001) too, as the conformance cases send",
     ("get", "/api/v1/contracts/{contractIdOrAddress}/results", "from"): "a shard.realm-less account (9001) too",
+    ("get", "/api/v1/topics/{topicId}/messages", "sequencenumber"): "an operator before it (gt:2), as ROUTES.md says",
     ("get", "/api/v1/network/nodes", "limit"): "pages of 10, at most 25, as the upstream answers (ROUTES.md)",
     ("get", "/api/v1/contracts", "contract.id"): "the upstream's alternation is unanchored; ours is anchored at both ends",
     ("get", "/api/v1/contracts/results", "block.number"): "hex digits only: the upstream's [a-fA-f0-9] lets ` [ ] ^ _ \\ through",

@@ -29,14 +29,15 @@ MAX_SHARD = (1 << SHARD_BITS) - 1
 MAX_LONG = (1 << 63) - 1
 MIN_LONG = -(1 << 63)
 
-_ENTITY_ID = re.compile(r"^(\d{1,4}\.)?\d{1,5}\.\d{1,12}$")
-_ENCODED_ENTITY_ID = re.compile(r"^-?\d{1,19}$")
-_EVM_ADDRESS = re.compile(r"^(0x)?[A-Fa-f0-9]{40}$")
-_EVM_ADDRESS_WITH_SHARD_REALM = re.compile(r"^(\d{1,4}\.)?(\d{1,5}\.)?[A-Fa-f0-9]{40}$")
+# ASCII digits only, and no trailing newline (`\Z`, not `$`): as the upstream's patterns read input.
+_ENTITY_ID = re.compile(r"^(\d{1,4}\.)?\d{1,5}\.\d{1,12}\Z", re.ASCII)
+_ENCODED_ENTITY_ID = re.compile(r"^-?\d{1,19}\Z", re.ASCII)
+_EVM_ADDRESS = re.compile(r"^(0x)?[A-Fa-f0-9]{40}\Z", re.ASCII)
+_EVM_ADDRESS_WITH_SHARD_REALM = re.compile(r"^(\d{1,4}\.)?(\d{1,5}\.)?[A-Fa-f0-9]{40}\Z", re.ASCII)
 _LONG_ZERO_PREFIX = "0" * 24
-_POSITIVE_LONG = re.compile(r"^\d{1,19}$")
-_BASE32_ALIAS = re.compile(r"^[A-Z2-7]+$")
-_TIMESTAMP = re.compile(r"^(\d{1,10})(?:\.(\d{1,9}))?$")
+_POSITIVE_LONG = re.compile(r"^\d{1,19}\Z", re.ASCII)
+_BASE32_ALIAS = re.compile(r"^[A-Z2-7]+\Z", re.ASCII)
+_TIMESTAMP = re.compile(r"^(\d{1,10})(?:\.(\d{1,9}))?\Z", re.ASCII)
 
 
 class EvmAddressType(enum.Enum):

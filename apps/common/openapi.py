@@ -2,7 +2,9 @@
 
 Views here answer row dicts through `BaseSerializer`s, so field introspection has nothing
 to read. `MirrorAutoSchema` reads instead what each route declares:
-- query parameters: the names of its FilterSet's filters (`limit` and `order` included);
+- query parameters: the names of its FilterSet's filters (`limit` and `order` included), each
+  with its schema from `register_query_parameters` (by name, or for one operation), `order`'s
+  default from the route's, and the name as a free string where nothing is declared;
 - each success body, a component schema named as in the upstream's document
   (`AccountsResponse`), from `register_responses` ("GET <path>" -> component); each app declares
   its components in `apps/<domain>/api/schema.py` (found by autodiscovery) with
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 from http import HTTPStatus
 from typing import Any
 
+from django.conf import settings
 from django.utils.module_loading import autodiscover_modules
 from inflection import camelize
 from drf_spectacular.openapi import AutoSchema
@@ -28,18 +31,21 @@ from drf_spectacular.utils import OpenApiParameter
 
 __all__ = (
     "MirrorAutoSchema",
+    "TIMESTAMP_RANGE_QUERY",
     "all_of",
     "api_paths_named_as_the_reference",
     "api_paths_without_optional_slash",
     "array",
     "boolean",
     "integer",
+    "limit_query",
     "nullable",
     "number",
     "obj",
     "page",
     "ref",
     "register_path_parameters",
+    "register_query_parameters",
     "register_responses",
     "register_schemas",
     "string",
@@ -52,6 +58,10 @@ Schema = dict[str, Any]
 SCHEMAS: dict[str, Schema] = {}
 RESPONSES: dict[str, dict[int, str]] = {}
 PATH_PARAMETERS: dict[str, Schema] = {}
+# Query parameter name -> schema, for every route reading that name; "GET <path>" -> {name: schema}
+# for an operation whose parameter takes another shape than the name's usual one.
+QUERY_PARAMETERS: dict[str, Schema] = {}
+OPERATION_QUERY_PARAMETERS: dict[str, dict[str, Schema]] = {}
 
 
 def register_schemas(**schemas: Schema) -> None:
@@ -70,6 +80,16 @@ def register_path_parameters(**schemas: Schema) -> None:
     PATH_PARAMETERS.update(schemas)
 
 
+def register_query_parameters(
+    parameters: dict[str, Schema] | None = None, operations: dict[str, dict[str, Schema]] | None = None
+) -> None:
+    """`{"account.id": ref("EntityIdQuery")}` for every route reading the name, and
+    `{"GET /api/v1/tokens/{tokenId}": {"timestamp": ...}}` for one operation's own shapes."""
+    QUERY_PARAMETERS.update(parameters or {})
+    for operation, schemas in (operations or {}).items():
+        OPERATION_QUERY_PARAMETERS.setdefault(operation, {}).update(schemas)
+
+
 def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
@@ -86,8 +106,8 @@ def number(fmt: str) -> Schema:
     return {"type": "number", "format": fmt}
 
 
-def boolean() -> Schema:
-    return {"type": "boolean"}
+def boolean(**extra) -> Schema:
+    return {"type": "boolean", **extra}
 
 
 def array(items: Schema) -> Schema:
@@ -145,11 +165,44 @@ register_schemas(
 
 register_path_parameters(timestamp=ref("Timestamp"))
 
-# The query parameters every route of the upstream takes in the same shape.
-_PARAMETER_SCHEMAS: dict[str, Schema] = {
-    "limit": integer("int32", minimum=1),
-    "order": {"type": "string", "enum": ["asc", "desc"]},
-}
+# Query parameters: an operator prefix, then the operand. The patterns are the upstream's, so that
+# clients validating input before calling keep working; each says what the route accepts.
+ENTITY_ID_QUERY = string(pattern=r"^((gte?|lte?|eq|ne)\:)?(\d{1,10}\.\d{1,10}\.)?\d{1,10}$")
+TIMESTAMP_QUERY = array(string(pattern=r"^((eq|gt|gte|lt|lte|ne):)?\d{1,10}(\.\d{1,9})?$"))
+# On the routes refusing `ne` (a 400 naming it).
+TIMESTAMP_RANGE_QUERY = array(string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,10}(\.\d{1,9})?$"))
+
+
+def order_query(default: str) -> Schema:
+    return string(enum=["asc", "desc"], default=default)
+
+
+def limit_query(default: int, maximum: int) -> Schema:
+    return integer("int32", default=default, minimum=1, maximum=maximum)
+
+
+register_schemas(EntityIdQuery=ENTITY_ID_QUERY)
+
+register_query_parameters(
+    {
+        **dict.fromkeys(
+            ("account.id", "file.id", "receiver.id", "schedule.id", "sender.id", "spender.id", "token.id"),
+            ref("EntityIdQuery"),
+        ),
+        **dict.fromkeys(("balance", "hbar", "owner", "transactions"), boolean(default=True)),
+        "account.balance": string(pattern=r"^((gte?|lte?|eq|ne)\:)?\d{1,10}$"),
+        "account.publickey": string(),
+        "block.number": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}$"),
+        "internal": boolean(default=False),
+        "nonce": integer("int32", minimum=0),
+        "publickey": string(),
+        "scheduled": boolean(),
+        "serialnumber": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}?$"),
+        "timestamp": TIMESTAMP_QUERY,
+        # The transactions app's component, also naming the types of the answers.
+        "transactiontype": ref("TransactionTypes"),
+    }
+)
 
 # Actions answering one object, on views that do not say (`MirrorViewSet.detail_actions`).
 _DETAIL_ACTIONS = ("retrieve",)
@@ -195,9 +248,21 @@ class MirrorAutoSchema(AutoSchema):
             for name in re.findall(r"\{(\w+)\}", self.path)
         ]
         return path_parameters + [
-            OpenApiParameter(name, type=_PARAMETER_SCHEMAS.get(name, string()), location=OpenApiParameter.QUERY)
+            OpenApiParameter(name, type=self._query_parameter_schema(name), location=OpenApiParameter.QUERY)
             for name in self._query_parameter_names()
         ]
+
+    def _query_parameter_schema(self, name: str) -> Schema:
+        """The operation's own shape, else the route's `limit` and `order` defaults, else the
+        name's usual shape; a name nobody declared is a free string."""
+        declared = OPERATION_QUERY_PARAMETERS.get(f"{self.method} {self.path}", {})
+        if name in declared:
+            return declared[name]
+        if name == "order":
+            return order_query(getattr(self._filterset_class or self.view, "default_order", "asc"))
+        if name == "limit":
+            return limit_query(settings.MIRROR["LIMIT_DEFAULT"], settings.MIRROR["LIMIT_MAX"])
+        return QUERY_PARAMETERS.get(name, string())
 
     def _query_parameter_names(self):
         """A route reading its query without a FilterSet declares the names it reads in
@@ -205,9 +270,11 @@ class MirrorAutoSchema(AutoSchema):
         declared = getattr(self.view, "query_parameters", {})
         if self._action in declared:
             return declared[self._action]
-        name = "detail_filterset_class" if self._is_detail else "filterset_class"
-        filterset_class = getattr(self.view, name, None)
-        return filterset_class.get_filters() if filterset_class else ()
+        return self._filterset_class.get_filters() if self._filterset_class else ()
+
+    @property
+    def _filterset_class(self):
+        return getattr(self.view, "detail_filterset_class" if self._is_detail else "filterset_class", None)
 
     @property
     def _action(self) -> str | None:
@@ -263,6 +330,9 @@ class MirrorAutoSchema(AutoSchema):
         responses["400"] = self._json_response(ref("Error"), "Invalid parameter")
         if self._is_detail or "(?P<" in self.path_regex:
             responses["404"] = self._json_response(ref("Error"), "Not found")
+        if text := getattr(self.view, "text_answers", {}).get(self._action):
+            # The same route answering one figure as text for some queries (`/network/supply?q=`).
+            responses["200"]["content"]["text/plain"] = {"schema": text}
         for status in getattr(self.view, "error_statuses", {}).get(self._action, ()):
             responses[str(status)] = self._json_response(ref("Error"), HTTPStatus(status).phrase)
         return responses

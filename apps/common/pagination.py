@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from apps.common.filters import split_operator
 from apps.common.query import QueryParams
@@ -42,6 +43,16 @@ class Anchor:
 
     def value_of(self, row) -> str:
         return self.format(row[self.column])
+
+
+# Printable ASCII other than the space: kept as they are in a `Link` header, whose value is latin-1
+# text on one line. A parameter's value is echoed into the next link as sent, newlines included.
+_HEADER_SAFE = "".join(map(chr, range(0x21, 0x7F)))
+
+
+def link_header(next_link: str) -> str:
+    """The `Link` header naming the next page; any other character percent-encoded (UTF-8)."""
+    return f'<{quote(next_link, safe=_HEADER_SAFE)}>; rel="next"'
 
 
 def next_link(

@@ -30,6 +30,14 @@ class StreamAutoSchema(MirrorAutoSchema):
         )
         return [*super().get_override_parameters(), last_event_id]
 
+    def _query_parameter_schema(self, name):
+        if name == "timestamp":
+            # Where to resume: one bound, past it.
+            return string(pattern=r"^gt:\d{1,10}(\.\d{1,9})?$")
+        if name == "result":
+            return string(enum=["success", "fail"])
+        return super()._query_parameter_schema(name)
+
     def get_description(self):
         return (
             "Server-Sent Events: one event per new row, `id:` its consensus timestamp and `data:` the JSON "

@@ -1,6 +1,7 @@
 """The component schemas of the account and balance routes, for our OpenAPI document (`apps.common.openapi`)."""
 
 from apps.common.openapi import (
+    TIMESTAMP_RANGE_QUERY,
     all_of,
     array,
     boolean,
@@ -10,6 +11,7 @@ from apps.common.openapi import (
     page,
     ref,
     register_path_parameters,
+    register_query_parameters,
     register_responses,
     register_schemas,
     string,
@@ -149,4 +151,17 @@ register_responses(
 
 register_path_parameters(
     idOrAliasOrEvmAddress=string(pattern=rf"^(\d{{1,10}}\.){{0,2}}(\d{{1,10}}|(0x)?[A-Fa-f0-9]{{40}}|{BASE32_ALIAS})$"),
+)
+
+# `/balances` takes an account as `/accounts/{idOrAliasOrEvmAddress}` does, and an operator before
+# it (`gt:0.0.19`), which the upstream's pattern leaves out.
+register_query_parameters(
+    operations={
+        "GET /api/v1/accounts/{idOrAliasOrEvmAddress}/rewards": {"timestamp": TIMESTAMP_RANGE_QUERY},
+        "GET /api/v1/balances": {
+            "account.id": string(
+                pattern=rf"^((gte?|lte?|eq|ne)\:)?(\d{{1,10}}\.){{0,2}}(\d{{1,10}}|(0x)?[A-Fa-f0-9]{{40}}|{BASE32_ALIAS})$"
+            )
+        }
+    }
 )

@@ -21,7 +21,7 @@ from apps.common import list_cache as cache
 from apps.common.api.exceptions import NotFound, error_response
 from apps.common.codecs import format_timestamp
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
-from apps.common.pagination import Anchor, next_link
+from apps.common.pagination import Anchor, link_header, next_link
 from apps.common.query import parse_query_string
 
 DEFAULT_CACHE_CONTROL = "public, max-age=1"
@@ -122,7 +122,7 @@ class MirrorViewSet(viewsets.GenericViewSet):
             data = getattr(response, "data", None)
             links = data.get("links") if isinstance(data, dict) else None
             if links and links.get("next"):
-                response["Link"] = f'<{links["next"]}>; rel="next"'
+                response["Link"] = link_header(links["next"])
             if self._list_cache_key is not None and isinstance(response, Response):
                 cache.store(self._list_cache_key, response.render(), self._list_cache_ttl)
         return response

@@ -72,6 +72,9 @@ def test_parse_entity_id_reads_every_numeric_spelling(text, expected):
         "0.0.1a",
         "abc",
         " 1",
+        "0.0.1\n",
+        "0.0.\u0661",  # an Arabic-Indic digit: the upstream's patterns read ASCII digits only
+        "\u09e8",
     ],
 )
 def test_parse_entity_id_rejects_out_of_range_and_malformed_ids(text):
@@ -293,7 +296,7 @@ def test_parse_timestamp(text, nanos):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "1.", ".5", "1.0000000001", "12345678901", "-1", "1e9", "abc", "1.5a", "1,5", "0x10", " 1"],
+    ["", "1.", ".5", "1.0000000001", "12345678901", "-1", "1e9", "abc", "1.5a", "1,5", "0x10", " 1", "1\n", "\u17e4", "1.\u0661"],
 )
 def test_parse_timestamp_rejects(text):
     with pytest.raises(ValueError):

@@ -273,3 +273,109 @@ def test_the_upstream_answers_in_the_conformance_cases_match_our_schemas(documen
             validated += 1
     assert not failures, "\n".join(failures)
     assert validated >= 1000
+
+
+# Where a route of ours takes a query parameter in another shape than the upstream's document says,
+# ours describes what the route accepts: (method, path, name) -> why.
+QUERY_PARAMETER_DIFFERENCES = {
+    ("get", "/api/v1/balances", "account.id"): "an operator before the account (gt:0.0.19), as the conformance cases send",
+    ("get", "/api/v1/contracts/results", "from"): "a shard.realm-less account (9001) too, as the conformance cases send",
+    ("get", "/api/v1/contracts/{contractIdOrAddress}/results", "from"): "a shard.realm-less account (9001) too",
+    ("get", "/api/v1/topics/{topicId}/messages", "sequencenumber"): "an operator before it (gt:2), as ROUTES.md says",
+    ("get", "/api/v1/network/nodes", "limit"): "pages of 10, at most 25, as the upstream answers (ROUTES.md)",
+    ("get", "/api/v1/contracts", "contract.id"): "the upstream's alternation is unanchored; ours is anchored at both ends",
+    ("get", "/api/v1/contracts/results", "block.number"): "hex digits only: the upstream's [a-fA-f0-9] lets ` [ ] ^ _ \\ through",
+    ("get", "/api/v1/contracts/{contractIdOrAddress}/results", "block.number"): "hex digits only, as above",
+    **{
+        ("get", path, "timestamp"): "no ne operator: the route answers 400 for it, as the upstream's does"
+        for path in (
+            "/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards",
+            "/api/v1/contracts/results/logs",
+            "/api/v1/contracts/{contractIdOrAddress}/results/logs",
+            "/api/v1/network/exchangerate",
+            "/api/v1/network/fees",
+            "/api/v1/network/supply",
+        )
+    },
+    # The component is also the answers' `name`, which is UNKNOWN for a type this service does not know.
+    ("get", "/api/v1/transactions", "transactiontype"): "TransactionTypes names UNKNOWN too (a 400 as a filter)",
+    ("get", "/api/v1/accounts/{idOrAliasOrEvmAddress}", "transactiontype"): "TransactionTypes names UNKNOWN too",
+}
+# Query parameters one side reads and the other does not document: (method, path, name) -> why.
+EXTRA_QUERY_PARAMETERS = {
+    ("get", "/api/v1/contracts/{contractIdOrAddress}/results", "hbar"): "read there too, as on /contracts/results",
+    ("get", "/api/v1/network/supply", "q"): "totalcoins|circulating: one figure as text (ROUTES.md)",
+}
+
+
+def query_parameters(document: dict, operation: dict) -> dict:
+    return {
+        parameter["name"]: query_parameter_schema(document, parameter["schema"])
+        for parameter in map(lambda p: resolve(document, p), operation.get("parameters", ()))
+        if parameter["in"] == "query"
+    }
+
+
+def query_parameter_schema(document: dict, schema: dict) -> dict:
+    """What a client reads from a parameter's schema, `$ref`s resolved; an enum of strings is a
+    string whether or not its type says so."""
+    schema = resolve(document, schema)
+    keys = ("format", "pattern", "enum", "default", "minimum", "maximum", "minLength", "maxLength")
+    shape = {key: schema[key] for key in keys if key in schema}
+    shape["type"] = schema.get("type") or ("string" if all(isinstance(value, str) for value in schema.get("enum", [0])) else None)
+    if "items" in schema:
+        shape["items"] = query_parameter_schema(document, schema["items"])
+    return shape
+
+
+def test_our_query_parameters_have_the_reference_names_and_schemas(document, reference):
+    compared, mismatches = 0, []
+    for path, method, ours, theirs in shared_operations(document, reference):
+        ours_parameters, theirs_parameters = query_parameters(document, ours), query_parameters(reference, theirs)
+        names = set(ours_parameters) ^ set(theirs_parameters)
+        assert {(method, path, name) for name in names} <= set(EXTRA_QUERY_PARAMETERS), (method, path, names)
+        for name in set(ours_parameters) & set(theirs_parameters):
+            if (method, path, name) in QUERY_PARAMETER_DIFFERENCES:
+                assert ours_parameters[name] != theirs_parameters[name], ("no longer different", method, path, name)
+            elif ours_parameters[name] != theirs_parameters[name]:
+                mismatches.append((method, path, name, ours_parameters[name], theirs_parameters[name]))
+            compared += 1
+    assert not mismatches, "\n".join(map(str, mismatches))
+    assert compared >= 150
+
+
+def test_the_listed_query_parameter_differences_are_all_in_the_document(document):
+    for method, path, name in {**QUERY_PARAMETER_DIFFERENCES, **EXTRA_QUERY_PARAMETERS}:
+        assert name in {parameter["name"] for parameter in document["paths"][path][method]["parameters"]}
+
+
+def test_the_order_parameter_defaults_to_the_route_order(document):
+    order = {
+        path: next(p["schema"]["default"] for p in operations["get"].get("parameters", ()) if p["name"] == "order")
+        for path, operations in document["paths"].items()
+        if any(p["name"] == "order" for p in operations.get("get", {}).get("parameters", ()))
+    }
+    assert order["/api/v1/transactions"] == "desc"
+    assert order["/api/v1/accounts"] == "asc"
+    assert order["/api/v1/network/nodes"] == "asc"
+
+
+def parameter_schema(document: dict, path: str, name: str) -> dict:
+    return next(p["schema"] for p in document["paths"][path]["get"]["parameters"] if p["name"] == name)
+
+
+def test_routes_the_reference_lacks_type_their_query_parameters(document):
+    resume = parameter_schema(document, "/api/v1/blocks/stream", "timestamp")
+    assert resume == {"type": "string", "pattern": r"^gt:\d{1,10}(\.\d{1,9})?$"}
+    stream = "/api/v1/accounts/{idOrAliasOrEvmAddress}/transactions/stream"
+    assert parameter_schema(document, stream, "result") == {"type": "string", "enum": ["success", "fail"]}
+    assert parameter_schema(document, stream, "transactiontype") == {"$ref": "#/components/schemas/TransactionTypes"}
+
+
+def test_the_supply_documents_its_text_answer_and_q(document):
+    supply = document["paths"]["/api/v1/network/supply"]["get"]
+    assert set(supply["responses"]["200"]["content"]) == {"application/json", "text/plain"}
+    assert parameter_schema(document, "/api/v1/network/supply", "q") == {
+        "type": "string",
+        "enum": ["circulating", "totalcoins"],
+    }

@@ -1,7 +1,7 @@
 import pytest
 
 from apps.common.codecs import format_timestamp, parse_timestamp
-from apps.common.pagination import Anchor, next_link
+from apps.common.pagination import Anchor, link_header, next_link
 
 PATH = "/api/v1/blocks"
 NUMBER = Anchor("block.number", "index")
@@ -151,3 +151,11 @@ def test_input_params_are_left_unchanged():
     link(params, "asc")
 
     assert params == {"block.number": ["gt:1"], "limit": ["2"]}
+
+
+def test_the_link_header_percent_encodes_what_a_header_cannot_carry():
+    assert link_header("/api/v1/tokens?name=a b\né&limit=1") == '</api/v1/tokens?name=a%20b%0A%C3%A9&limit=1>; rel="next"'
+    assert link_header("/api/v1/blocks?limit=1&timestamp=lt:1.000000002") == (
+        '</api/v1/blocks?limit=1&timestamp=lt:1.000000002>; rel="next"'
+    )
+

@@ -1,6 +1,7 @@
 """The component schemas of the contract routes, for our OpenAPI document (`apps.common.openapi`)."""
 
 from apps.common.openapi import (
+    TIMESTAMP_RANGE_QUERY,
     all_of,
     array,
     boolean,
@@ -10,6 +11,7 @@ from apps.common.openapi import (
     page,
     ref,
     register_path_parameters,
+    register_query_parameters,
     register_responses,
     register_schemas,
     string,
@@ -209,4 +211,46 @@ register_path_parameters(
     transactionIdOrHash=string(
         pattern=r"^(0x)?[A-Fa-f0-9]{64}|(\d{1,10})\.(\d{1,10})\.(\d{1,10})-(\d{1,19})-(\d{1,9})$"
     ),
+)
+
+HASH_QUERY = string(pattern=r"^(eq:)?(0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})$")
+RESULTS_QUERY = {
+    "block.hash": HASH_QUERY,
+    # The upstream's pattern reads `[a-fA-f0-9]`, letting through the characters between `F` and `a`.
+    "block.number": string(pattern=r"^(eq:)?(\d{1,19}|0x[a-fA-F0-9]+)$"),
+    # An account as `0.0.9001`, `9001` or an EVM address (the conformance cases).
+    "from": string(pattern=r"^((\d{1,10}\.){0,2}\d{1,10}|(0x)?[A-Fa-f0-9]{40})$"),
+    "transaction.index": integer("int32", minimum=0),
+}
+LOGS_QUERY = {
+    "timestamp": TIMESTAMP_RANGE_QUERY,
+    "index": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,10}$"),
+    **dict.fromkeys(("topic0", "topic1", "topic2", "topic3"), ref("LogTopicQueryParam")),
+}
+
+register_schemas(LogTopicQueryParam=array(string(pattern=r"^(0x)?[0-9A-Fa-f]{1,64}$")))
+
+register_query_parameters(
+    {
+        # An id after an operator, or an EVM address alone; anchored at both ends, as the route reads it.
+        "contract.id": string(
+            pattern=r"^(((gte?|lte?|eq|ne)\:)?(\d{1,10}\.\d{1,10}\.)?\d{1,10}|(\d{1,10}\.){0,2}[A-Fa-f0-9]{40})$"
+        ),
+        "memory": boolean(default=False),
+        "slot": string(pattern=r"^((eq|gte?|lte?)\:)?(0x)?[0-9A-Fa-f]{1,64}$"),
+        "stack": boolean(default=True),
+        "storage": boolean(default=False),
+        "transaction.hash": HASH_QUERY,
+    },
+    operations={
+        "GET /api/v1/contracts/results": RESULTS_QUERY,
+        "GET /api/v1/contracts/{contractIdOrAddress}/results": RESULTS_QUERY,
+        "GET /api/v1/contracts/results/logs": LOGS_QUERY,
+        "GET /api/v1/contracts/{contractIdOrAddress}/results/logs": LOGS_QUERY,
+        "GET /api/v1/contracts/results/{transactionIdOrHash}": {"nonce": integer("int32", default=0, minimum=0)},
+        "GET /api/v1/contracts/results/{transactionIdOrHash}/actions": {
+            "index": string(pattern=r"^((gte?|lte?|eq|ne)\:)?\d{1,10}$")
+        },
+        "GET /api/v1/contracts/{contractIdOrAddress}/state": {"timestamp": TIMESTAMP_RANGE_QUERY},
+    },
 )

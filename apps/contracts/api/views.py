@@ -167,6 +167,8 @@ class ContractResultViewSet(MirrorViewSet):
     results_key = "results"
     pagination_anchors = (_TIMESTAMP_ANCHOR,)
     cache_control = {"list_all": "public, max-age=10", "retrieve": "public, max-age=600"}
+    # A `from` EVM address naming no entity is a 404, as the upstream answers (for our OpenAPI document).
+    error_statuses = {"list_all": (404,)}
 
     def get_queryset(self):
         return ContractResult.objects.none()

@@ -1,18 +1,23 @@
 """The component schemas of the network routes, for our OpenAPI document (`apps.common.openapi`)."""
 
 from apps.common.openapi import (
+    TIMESTAMP_RANGE_QUERY,
     array,
     boolean,
     integer,
+    limit_query,
     nullable,
     number,
     obj,
     page,
     ref,
+    register_query_parameters,
     register_responses,
     register_schemas,
     string,
 )
+from apps.network.api.views import FEE_ESTIMATE_MODES, MAX_HIGH_VOLUME_THROTTLE
+from apps.network.filtersets import NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX, SUPPLY_TYPES
 
 NULLABLE_INT64 = nullable(integer("int64"))
 UNSIGNED_INT64 = integer("int64", minimum=0)
@@ -119,4 +124,29 @@ register_responses(
         "GET /api/v1/network/stake": "NetworkStakeResponse",
         "GET /api/v1/network/supply": "NetworkSupplyResponse",
     }
+)
+
+register_schemas(
+    FeeEstimateMode=string(
+        enum=list(FEE_ESTIMATE_MODES),
+        default=FEE_ESTIMATE_MODES[0],
+        description="Estimate solely based on the transaction's inherent properties or use network state.",
+    )
+)
+
+register_query_parameters(
+    {
+        "high_volume_throttle": integer(minimum=0, maximum=MAX_HIGH_VOLUME_THROTTLE, default=0),
+        "mode": ref("FeeEstimateMode"),
+        "q": string(enum=list(SUPPLY_TYPES)),
+        "node.id": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}$"),
+    },
+    # The upstream's own nodes route pages by 10, at most 25 (ROUTES.md); its document says 25 and 100.
+    operations={
+        "GET /api/v1/network/nodes": {"limit": limit_query(NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX)},
+        **{
+            f"GET /api/v1/network/{route}": {"timestamp": TIMESTAMP_RANGE_QUERY}
+            for route in ("exchangerate", "fees", "supply")
+        },
+    },
 )

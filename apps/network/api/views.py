@@ -8,6 +8,7 @@ from rest_framework.views import APIView
 from apps.common.api.exceptions import DetailedError
 from apps.common.codecs import MAX_LONG
 from apps.common.java import JavaQuery, bad_request, conversion_error, java_next_link
+from apps.common.pagination import link_header
 from apps.network import selectors
 from apps.network.api import serializers
 from apps.network.filtersets import node_criteria, supply_type, timestamp_bound, timestamp_comparisons
@@ -37,12 +38,15 @@ class NetworkViewSet(viewsets.ViewSet):
 
     # What each route reads from its query, for our OpenAPI document.
     query_parameters = {
+        "estimate_fee": ("high_volume_throttle", "mode"),
         "exchangerate": ("timestamp",),
         "fees": ("order", "timestamp"),
         "nodes": ("file.id", "limit", "node.id", "order"),
         "stake": (),
         "supply": ("q", "timestamp"),
     }
+    # `/network/supply?q=` answers the figure alone, in hbars, as text.
+    text_answers = {"supply": {"type": "string", "pattern": r"^\d+\.\d{8}$"}}
     # The routes answering one object, absent (404) when its file or row is missing.
     detail_actions = ("exchangerate", "fees", "stake", "supply")
     # The fee estimate's body and its other refusals, for our OpenAPI document.
@@ -112,7 +116,7 @@ class NetworkViewSet(viewsets.ViewSet):
             response["Cache-Control"] = CACHE_CONTROL_NETWORK
             next_link = (getattr(response, "data", None) or {}).get("links", {}).get("next")
             if next_link:
-                response["Link"] = f'<{next_link}>; rel="next"'
+                response["Link"] = link_header(next_link)
         return response
 
 

@@ -9,6 +9,7 @@ from apps.common.openapi import (
     page,
     ref,
     register_path_parameters,
+    register_query_parameters,
     register_responses,
     register_schemas,
     string,
@@ -144,4 +145,12 @@ register_responses(
 register_path_parameters(
     tokenId=ref("EntityId"),
     serialNumber=integer("int64", minimum=1, maximum=2**63 - 1),
+)
+
+register_query_parameters(
+    operations={
+        "GET /api/v1/tokens": {"name": string(minLength=3, maxLength=100), "type": array(string())},
+        # A token's state at one moment: a single value, at or before it.
+        "GET /api/v1/tokens/{tokenId}": {"timestamp": string(pattern=r"^((eq|lt|lte):)?\d{1,10}(\.\d{1,9})?$")},
+    }
 )

@@ -9,6 +9,7 @@ from apps.common.openapi import (
     page,
     ref,
     register_path_parameters,
+    register_query_parameters,
     register_responses,
     register_schemas,
     string,
@@ -75,3 +76,14 @@ register_responses(
 )
 
 register_path_parameters(topicId=ref("EntityId"), sequenceNumber=integer("int64", minimum=0))
+
+register_query_parameters(
+    {
+        "encoding": string(),
+        # A sequence number (from 1) after an operator, as the route reads it (ROUTES.md); the
+        # upstream's document says a bare integer.
+        "sequencenumber": string(
+            pattern=r"^((eq|gt|gte|lt|lte|ne):)?\d{1,19}$", description="A sequence number, from 1, after an optional operator"
+        ),
+    }
+)

@@ -11,6 +11,7 @@ from apps.common.openapi import (
     page,
     ref,
     register_path_parameters,
+    register_query_parameters,
     register_responses,
     register_schemas,
     string,
@@ -88,3 +89,7 @@ register_responses(
 )
 
 register_path_parameters(transactionId=string())
+
+register_query_parameters(
+    operations={"GET /api/v1/transactions": {"result": string(enum=["success", "fail"]), "type": string(enum=["credit", "debit"])}}
+)

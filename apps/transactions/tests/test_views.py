@@ -152,6 +152,10 @@ def test_limit_default_and_maximum(client, ledger):
         ("order=sideways", ["Invalid parameter: order"]),
         ("nonce=1", ["Unknown query parameter: nonce"]),
         ("timestamp[$ne]=1", ["Invalid parameter: timestamp"]),
+        # Digits other than ASCII's, and a trailing newline, as the fuzz test sends them.
+        ("timestamp=gt:%E1%9F%A4", ["Invalid parameter: timestamp"]),
+        ("timestamp=gt:1%0A", ["Invalid parameter: timestamp"]),
+        ("account.id=0.0.%D9%A1", ["Invalid parameter: account.id"]),
     ],
 )
 def test_list_rejects_bad_parameters(client, db, query, messages):

@@ -315,6 +315,23 @@ def test_by_hash_filters_and_orders():
     assert transactions_by_hash(transaction_hash=digest).pending_schedule is False
 
 
+def test_by_hash_probes_only_the_partition_of_its_first_byte():
+    import re
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    digest = transaction_hash(T + 3)
+    create_transaction(T + 3, 10, nonce=0)
+    with CaptureQueriesContext(connection) as captured:
+        assert [row["consensus_timestamp"] for row in transactions_by_hash(transaction_hash=digest).rows] == [T + 3]
+    lookup = next(query["sql"] for query in captured if "from transaction_hash" in query["sql"])
+    with connection.cursor() as cursor:
+        cursor.execute("explain " + lookup)
+        plan = "\n".join(line for (line,) in cursor.fetchall())
+    assert len(set(re.findall(r" on (transaction_hash_\d+) ", plan))) == 1, plan
+
+
 # --- Enumerations -----------------------------------------------------------------------------
 
 

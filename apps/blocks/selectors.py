@@ -39,14 +39,8 @@ def block_queryset() -> QuerySet:
 def block_get(*, hash_or_number: str) -> dict | None:
     """A block by its 48-byte hash, the 32-byte prefix of it (as EVM tools send), or its number."""
     if match := _BLOCK_HASH.match(hash_or_number):
-        # The index on hash is COLLATE "C", which a prefix LIKE can use.
-        return (
-            block_queryset()
-            .alias(hash_c=Collate("hash", "C"))
-            .filter(hash_c__startswith=match.group(1).lower())
-            .order_by("consensus_end")
-            .first()
-        )
+        rows = _BLOCK_BY_HASH_PREFIX.rows(match.group(1).lower())
+        return rows[0] if rows else None
     try:
         number = parse_positive_long(hash_or_number, allow_zero=True)
     except ValueError:
@@ -56,3 +50,11 @@ def block_get(*, hash_or_number: str) -> dict | None:
 
 
 _BLOCK_BY_NUMBER = CompiledQuery(lambda number: block_queryset().filter(index=number).order_by("consensus_end")[:1])
+# The index on hash is COLLATE "C", which a prefix LIKE can use.
+_BLOCK_BY_HASH_PREFIX = CompiledQuery(
+    lambda prefix: block_queryset()
+    .alias(hash_c=Collate("hash", "C"))
+    .filter(hash_c__startswith=prefix)
+    .order_by("consensus_end")[:1],
+    text=(0,),
+)

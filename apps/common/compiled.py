@@ -11,9 +11,14 @@ the parameters in; the statement text stays the same, so psycopg prepares it.
     by_number.rows(5)
 
 `build` takes the values positionally, and `shape=` when it declares it. Values
-must be integers (each fills the parameter its marker filled; checked when a
-shape is compiled). Columns are converted from their database values as the
-ORM converts them (JSON, expressions).
+are integers (each fills the parameter its marker filled; checked when a shape
+is compiled), or text at the positions named by `text=`: a text value fills
+its parameter as given, or, where the ORM made a LIKE pattern of it
+(`startswith`, `contains`, ...), escaped into that pattern. Columns are
+converted from their database values as the ORM converts them (JSON,
+expressions).
+
+    by_hash_prefix = CompiledQuery(lambda prefix: block_queryset().filter(hash__startswith=prefix)[:1], text=(0,))
 """
 
 import inspect
@@ -41,8 +46,9 @@ class _Statement:
 
 
 class CompiledQuery:
-    def __init__(self, build: Callable[..., QuerySet] | None = None):
+    def __init__(self, build: Callable[..., QuerySet] | None = None, *, text: tuple[int, ...] = ()):
         self._build = build
+        self._text = frozenset(text)
         self._takes_shape = build is not None and "shape" in inspect.signature(build).parameters
         self._statements: dict[tuple[Hashable, int], _Statement] = {}
 
@@ -59,7 +65,11 @@ class CompiledQuery:
         return [dict(zip(statement.columns, row)) for row in rows]
 
     def _compile(self, shape: Hashable, count: int, build: Callable[..., QuerySet] | None) -> _Statement:
-        markers = [_MARKER_BASE + position for position in range(count)]
+        # Text markers are letters and digits only, which LIKE escaping leaves as they are.
+        markers = [
+            f"compiledtext{position}marker" if position in self._text else _MARKER_BASE + position
+            for position in range(count)
+        ]
         if build is not None:
             queryset = build(*markers)
         else:
@@ -68,9 +78,8 @@ class CompiledQuery:
         compiler = query.get_compiler(queryset.db)
         sql, params = compiler.as_sql()
         positions = {marker: position for position, marker in enumerate(markers)}
-        slots = tuple(
-            (positions[param], type(param)) if _is_marker(param, positions) else (None, param) for param in params
-        )
+        connection = connections[queryset.db]
+        slots = tuple(_slot(param, positions, connection) for param in params)
         if len({position for position, _ in slots if position is not None}) != count:
             raise ValueError("each value must be passed to the query as one parameter")
         columns = tuple(query.selected or (*query.extra_select, *query.values_select, *query.annotation_select))
@@ -80,8 +89,18 @@ class CompiledQuery:
         return statement
 
 
-def _is_marker(param, positions: dict) -> bool:
-    return isinstance(param, int) and not isinstance(param, bool) and param in positions
+def _slot(param, positions: dict, connection) -> tuple[int | None, object]:
+    """Where a compiled parameter's value comes from: (position, how to adapt the value), or
+    (None, the constant)."""
+    if isinstance(param, int) and not isinstance(param, bool) and param in positions:
+        return positions[param], type(param)
+    if isinstance(param, str):
+        for marker, position in positions.items():
+            if param == marker:
+                return position, str
+            if isinstance(marker, str) and marker in param:
+                return position, lambda value: param.replace(marker, connection.ops.prep_for_like_query(value))
+    return None, param
 
 
 def _converted(row: tuple, converters: dict, connection) -> list:

@@ -68,6 +68,26 @@ def test_columns_are_converted_as_the_orm_converts_them(blocks):
     assert sizes.rows(3) == [{"index": 3, "block_size": 10}]
 
 
+def test_text_values_fill_their_parameter_or_their_like_pattern_escaped(blocks):
+    by_name = CompiledQuery(lambda name: RecordFile.objects.filter(name=name).values("index"), text=(0,))
+    by_prefix = CompiledQuery(
+        lambda prefix, low: RecordFile.objects.filter(name__startswith=prefix, index__gte=low)
+        .order_by("index")
+        .values("index"),
+        text=(0,),
+    )
+    name = record_file(3, T + 3000).name
+    RecordFile.objects.filter(index=4).update(name="a%b_c")
+
+    assert by_name.rows(name) == [{"index": 3}]
+    assert by_prefix.rows(name[:6], 1) == [{"index": n} for n in (1, 2, 3)]
+    assert by_prefix.rows(name[:6], 3) == [{"index": 3}]
+    # LIKE's wildcards in a value match only themselves.
+    assert by_prefix.rows("a%", 0) == [{"index": 4}]
+    assert by_prefix.rows("%", 0) == []
+    assert by_prefix.rows("a_b", 0) == []
+
+
 def test_a_value_the_query_does_not_take_as_a_parameter_is_refused():
     ignored = CompiledQuery(lambda number: RecordFile.objects.values("index"))
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.common.api.exceptions import NotFound
+from apps.common.api.views import AcyclicViewMixin
 from apps.common.openapi import MirrorAutoSchema, ref, string
 from apps.streams import feeds
 
@@ -58,7 +59,7 @@ class StreamAutoSchema(MirrorAutoSchema):
         return responses
 
 
-class StreamView(APIView):
+class StreamView(AcyclicViewMixin, APIView):
     schema = StreamAutoSchema()
     route: str
     segment_kwarg: str | None = None

@@ -31,7 +31,7 @@ from apps.accounts.filtersets import (
 from apps.accounts.models import AccountBalance, Entity
 from apps.common import clock
 from apps.common.api.exceptions import DetailedError, InvalidArgument, NotFound
-from apps.common.api.views import MirrorViewSet, newest_timestamp_envelope
+from apps.common.api.views import MirrorViewSet, newest_timestamp_envelope, represent
 from apps.common.codecs import decode_entity_id, format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
 from apps.common.java import JavaQuery, java_next_link
 from apps.common.java import conversion_error as java_conversion_error
@@ -107,7 +107,7 @@ class AccountViewSet(MirrorViewSet):
         return Response(
             {
                 **AccountSerializer(account).data,
-                "transactions": TransactionSerializer(transactions, many=True).data,
+                "transactions": represent(TransactionSerializer(), transactions),
                 "links": {"next": link},
             }
         )
@@ -241,7 +241,7 @@ class JavaAccountListViewSet(MirrorViewSet):
             limit=criteria.limit,
             count=len(rows),
         )
-        return Response({self.results_key: self.get_serializer(rows, many=True).data, "links": {"next": link}})
+        return Response({self.results_key: self.represent(rows), "links": {"next": link}})
 
     # Every parameter the route pages by; their values bounding the order's direction give way to the next page's.
     paged_params: tuple[str, ...] = ()

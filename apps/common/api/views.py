@@ -9,12 +9,12 @@ one queryset overrides `list_rows`; one with more top-level keys (balances'
 cache with `list_cache` (see `apps.common.list_cache`).
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework import viewsets
+from rest_framework import serializers, viewsets
 from rest_framework.response import Response
 
 from apps.common import list_cache as cache
@@ -27,7 +27,34 @@ from apps.common.query import parse_query_string
 DEFAULT_CACHE_CONTROL = "public, max-age=1"
 
 
-class MirrorViewSet(viewsets.GenericViewSet):
+class AcyclicViewMixin:
+    """Frees a request's objects by reference counting, leaving the garbage collector idle.
+
+    DRF links the view, its request and its response both ways (renderer and parser
+    contexts, `view.request`, `view.response`, the handlers of the action map bound to the
+    view). Left so, every request's objects form reference cycles that only the cyclic
+    garbage collector frees; that measured ~10 % of a request's CPU, in pauses of
+    milliseconds. Once the response is rendered none of these links is read again, so the
+    view drops them. Every API view takes this mixin first."""
+
+    def dispatch(self, request, *args, **kwargs):
+        response = super().dispatch(request, *args, **kwargs)
+        if isinstance(response, Response):
+            response.render()
+            response.renderer_context = None
+        if (drf_request := self.__dict__.get("request")) is not None:
+            drf_request.parser_context = None
+        self.__dict__.clear()
+        return response
+
+
+def represent(serializer: serializers.BaseSerializer, rows: Iterable) -> list:
+    """`rows` in `serializer`'s representation. DRF's `many=True` would add a ListSerializer
+    whose child points back at it: a reference cycle per answer (see `AcyclicViewMixin`)."""
+    return [serializer.to_representation(row) for row in rows]
+
+
+class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
     filterset_class: type[ListFilterSet]
     detail_filterset_class: type[QueryFilterSet] = QueryFilterSet
     results_key: str
@@ -92,8 +119,11 @@ class MirrorViewSet(viewsets.GenericViewSet):
         anchors = self.get_pagination_anchors(filterset)
         if anchors and rows and len(rows) == filterset.limit_value:
             link = next_link(request.path, filterset.params, filterset.order_value, anchors, rows[-1])
-        data = self.get_serializer(rows, many=True).data
-        return Response({**self.list_envelope(rows), self.results_key: data, "links": {"next": link}})
+        return Response({**self.list_envelope(rows), self.results_key: self.represent(rows), "links": {"next": link}})
+
+    def represent(self, rows: list) -> list:
+        """The rows in the route's serializer's representation."""
+        return represent(self.get_serializer(), rows)
 
     def list_rows(self, filterset) -> list:
         """One page of rows; a route whose page is not one queryset reads it here

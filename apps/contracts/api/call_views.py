@@ -10,6 +10,7 @@ from rest_framework import viewsets
 from rest_framework.response import Response
 
 from apps.common.api.exceptions import DetailedError
+from apps.common.api.views import AcyclicViewMixin
 from apps.common.java import JavaQuery
 from apps.contracts.evm import schema  # noqa: F401  (registers the components documented below)
 from apps.contracts.evm.errors import BadRequest, Web3Error
@@ -24,7 +25,7 @@ def _json_body(request) -> bytes:
     return request.body
 
 
-class ContractCallViewSet(viewsets.ViewSet):
+class ContractCallViewSet(AcyclicViewMixin, viewsets.ViewSet):
     """POST runs the call; GET of the same path is the contract route for the id `call`."""
 
     request_schemas = {"call": ("application/json", "ContractCallRequest")}
@@ -64,7 +65,7 @@ class ContractCallViewSet(viewsets.ViewSet):
         return ContractViewSet.as_view({"get": "retrieve"})(request._request, contract_id_or_address="call")
 
 
-class OpcodesViewSet(viewsets.ViewSet):
+class OpcodesViewSet(AcyclicViewMixin, viewsets.ViewSet):
     """The opcode trace of a stored transaction, re-executed on the state just before it.
 
     The upstream answers only clients that take gzip (traces are large), and compresses."""

@@ -6,6 +6,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.common.api.exceptions import DetailedError
+from apps.common.api.views import AcyclicViewMixin
 from apps.common.codecs import MAX_LONG
 from apps.common.java import JavaQuery, bad_request, conversion_error, java_next_link
 from apps.common.pagination import link_header
@@ -33,7 +34,7 @@ def system_file(file_num: int, bound, parse) -> selectors.SystemFile:
     return found
 
 
-class NetworkViewSet(viewsets.ViewSet):
+class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
     """Errors as the Java service words them; every answer cached for a minute."""
 
     # What each route reads from its query, for our OpenAPI document.
@@ -133,7 +134,7 @@ _JAVA_INT = re.compile(r"[+-]?[0-9]+")
 _JAVA_HEX_INT = re.compile(r"([+-]?)(?:0[xX]|#)([0-9a-fA-F]+)")
 
 
-class FeeEstimateView(APIView):
+class FeeEstimateView(AcyclicViewMixin, APIView):
     """POST only; the GET of the same path (the fee schedule) is another view."""
 
     def post(self, request):

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.common.api.exceptions import NotFound
+from apps.common.api.views import AcyclicViewMixin
 from apps.status import snapshots
 from apps.status.api.serializers import (
     ComponentSerializer,
@@ -38,7 +39,7 @@ __all__ = (
 CACHE_CONTROL = "public, max-age=10"
 
 
-class StatusPageView(APIView):
+class StatusPageView(AcyclicViewMixin, APIView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
 

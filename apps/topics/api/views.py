@@ -3,7 +3,7 @@ from rest_framework import viewsets
 from rest_framework.response import Response
 
 from apps.common.api.exceptions import DetailedError, InvalidArgument, NotFound
-from apps.common.api.views import MirrorViewSet
+from apps.common.api.views import AcyclicViewMixin, MirrorViewSet
 from apps.common.codecs import (
     format_timestamp,
     parse_entity_id,
@@ -110,7 +110,7 @@ def parse_path_segments(
     return values
 
 
-class TopicViewSet(viewsets.ViewSet):
+class TopicViewSet(AcyclicViewMixin, viewsets.ViewSet):
     """`/topics/{topicId}`, which the upstream serves from its Java service: its errors carry
     the HTTP reason as the message and the cause as `detail`, and query parameters are ignored."""
 

@@ -5,7 +5,7 @@ from rest_framework.response import Response
 
 from apps.common import clock
 from apps.common.api.exceptions import InvalidArgument, NotFound
-from apps.common.api.views import MirrorViewSet
+from apps.common.api.views import MirrorViewSet, represent
 from apps.common.codecs import MAX_NUM, MAX_REALM, MAX_SHARD, encode_entity_id, format_timestamp, parse_timestamp
 from apps.common.pagination import Anchor
 from apps.transactions import selectors
@@ -57,8 +57,7 @@ class TransactionViewSet(MirrorViewSet):
             )
         if not lookup.rows:
             raise NotFound()
-        data = TransactionDetailSerializer(lookup.rows, many=True).data
-        response = Response({"transactions": data})
+        response = Response({"transactions": represent(TransactionDetailSerializer(), lookup.rows)})
         if lookup.pending_schedule:
             response["Cache-Control"] = CACHE_CONTROL_PENDING_SCHEDULE
         return response

@@ -6,12 +6,18 @@ captures the SQL it runs and EXPLAINs each statement: a sequential scan of a
 large table, or a sort of many rows (a page must come from an ordered index
 read, not from sorting what a filter matched), fails the case. A route family
 joins with its lines in `CASES`.
+
+The same requests, served by the production WSGI handler, must leave no reference
+cycle behind: the garbage collector would otherwise cost every request a share of
+its CPU (see `apps.common.api.views.AcyclicViewMixin`).
 """
 
+import gc
 import json
 
 import pytest
-from django.db import connection
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -19,6 +25,7 @@ from apps.common.benchmark.routes import ROUTES, Samples, samples_for
 from apps.common.generator.ledger import TABLES, Layout
 from apps.common.generator.loader import django_conninfo, load_ledger
 from apps.common.codecs import parse_entity_id, parse_timestamp
+from apps.common.handlers import MirrorWSGIHandler, wsgi_environ
 from apps.common.schema import mirror_tables
 from apps.streams.feeds import AccountTransactionFeed, BlockFeed, TopicMessageFeed
 
@@ -158,6 +165,46 @@ def test_route_reads_index_ranges(ledger, family, template):
     large = large_relations()
     problems = {sql: found for sql in statements if (found := plan_problems(explain(sql), large))}
     assert not problems, json.dumps(problems, indent=1)
+
+
+@pytest.fixture(scope="module")
+def server_handler() -> MirrorWSGIHandler:
+    return MirrorWSGIHandler()
+
+
+@pytest.fixture
+def connection_kept_open():
+    """As Django's test client does: closing the connection after each request would end
+    the test's transaction."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
+
+
+def serve(handler: MirrorWSGIHandler, url: str) -> str:
+    path, _, query = url.partition("?")
+    statuses = []
+    body = handler(wsgi_environ("GET", path, query), lambda status, headers, exc_info=None: statuses.append(status))
+    b"".join(body)
+    body.close()
+    return statuses[0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("family", "template"), CASES, ids=[template for _, template in CASES])
+def test_route_leaves_no_reference_cycles(ledger, server_handler, connection_kept_open, family, template):
+    url = template.format(**ledger)
+    serve(server_handler, url)  # the first request of a shape fills caches that live on
+    gc.collect()
+    gc.disable()
+    try:
+        status = serve(server_handler, url)
+        assert gc.collect() == 0, url
+    finally:
+        gc.enable()
+    assert status.startswith("200"), (url, status)
 
 
 @pytest.mark.django_db

@@ -16,6 +16,8 @@ from typing import Any
 
 import django_filters
 from django import forms
+from django.forms.utils import ErrorDict, ErrorList
+from django.utils.datastructures import MultiValueDict
 
 OPERATOR_LOOKUPS = {"eq": "exact", "ne": "ne", "lt": "lt", "lte": "lte", "gt": "gt", "gte": "gte"}
 ALL_OPERATORS = frozenset(OPERATOR_LOOKUPS)
@@ -64,6 +66,32 @@ class RepeatedValuesField(forms.Field):
         if errors:
             raise forms.ValidationError(errors)
         return parsed
+
+
+class QueryForm(forms.Form):
+    """The form validating a query's parameters: every field is a `RepeatedValuesField`.
+
+    Such fields are stateless, so every form shares its class's fields instead of
+    deep-copying them, and cleaning hands each field its values directly: the bound fields,
+    widgets and per-field hooks of Django's HTML form machinery did nothing here but cost
+    a tenth of a request's CPU. `is_valid`, `errors` and `cleaned_data` keep Django's
+    meaning (a field with errors has no cleaned value)."""
+
+    def __init__(self, data=None, files=None, prefix=None, **kwargs):
+        self.is_bound = data is not None
+        self.data = MultiValueDict() if data is None else data
+        self.prefix = prefix
+        self.fields = self.base_fields
+        self._errors = None
+
+    def full_clean(self):
+        self._errors = ErrorDict()
+        self.cleaned_data = {}
+        for name, field in self.fields.items():
+            try:
+                self.cleaned_data[name] = field.clean(self.data.getlist(name))
+            except forms.ValidationError as error:
+                self._errors[name] = ErrorList(error.error_list)
 
 
 class MirrorFilter(django_filters.Filter):

@@ -11,8 +11,8 @@ the order of the upstream's filter validation (counts, then bad values, then
 unknown names), or, for routes the upstream validates parameter by parameter
 (`messages_in_query_order`), in the order of the query.
 
-Built once per class, not per request: the declared filters and the form
-class are shared by every instance (django-filter deep-copies the filters for
+Built once per class, not per request: the declared filters, the form class
+and its fields (`QueryForm`) are shared by every instance (django-filter deep-copies the filters for
 each instance, which cost a third of a request), so a filter must keep no
 per-request state; a `method=` filter calls that method of the instance at hand
 (`filter_queryset`), not of the instance its filter was first bound to.
@@ -32,7 +32,7 @@ from django_filters.constants import EMPTY_VALUES
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import parse_positive_long
 from apps.common.compiled import CompiledQuery
-from apps.common.filters import Comparison, LastValueFilter, MirrorFilter, parse_order
+from apps.common.filters import Comparison, LastValueFilter, MirrorFilter, QueryForm, parse_order
 from apps.common.query import QueryParams
 
 
@@ -74,7 +74,8 @@ class QueryFilterSet(django_filters.FilterSet):
     def get_form_class(self):
         cls = type(self)
         if "_form_class" not in cls.__dict__:
-            cls._form_class = super().get_form_class()
+            fields = {name: filter_.field for name, filter_ in self.filters.items()}
+            cls._form_class = type(f"{cls.__name__}Form", (QueryForm,), fields)
         return cls._form_class
 
     @classmethod
@@ -103,11 +104,7 @@ class QueryFilterSet(django_filters.FilterSet):
     def validate(self) -> None:
         """Raises InvalidArgument with every problem of the query."""
         invalid = {}
-        valid = self.form.is_valid()
-        # The form caches a BoundField per field, each pointing back at the form: a reference
-        # cycle that only the garbage collector would free. Nothing reads them after validation.
-        self.form._bound_fields_cache.clear()
-        if not valid:
+        if not self.form.is_valid():
             for name in self.params:
                 invalid[name] = [f"Invalid parameter: {name}" for _ in self.form.errors.get(name, ())]
         too_many, unknown = self.messages["too_many"], self.messages["unknown"]

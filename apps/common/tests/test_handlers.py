@@ -69,7 +69,8 @@ def call(application, method: str, path: str, query: str, headers: dict) -> tupl
     try:
         content = b"".join(body)
     finally:
-        body.close()
+        if hasattr(body, "close"):
+            body.close()
     return answer["status"], answer["headers"], content
 
 

@@ -188,7 +188,6 @@ def serve(handler: MirrorWSGIHandler, url: str) -> str:
     statuses = []
     body = handler(wsgi_environ("GET", path, query), lambda status, headers, exc_info=None: statuses.append(status))
     b"".join(body)
-    body.close()
     return statuses[0]
 
 

@@ -46,6 +46,9 @@ class Command(BaseCommand):
         parser.add_argument("--routes", nargs="*", choices=sorted(ROUTES), help="route families (default: all)")
         parser.add_argument("--duration", type=int, default=8, help="seconds per wrk run")
         parser.add_argument("--connections", default="4,16", help="wrk connection counts, comma-separated")
+        parser.add_argument(
+            "--warmup", type=int, default=1, help="seconds of unmeasured load on each URL before its runs"
+        )
         parser.add_argument("--port", type=int, default=8140)
         parser.add_argument("--upstream-port", type=int, default=5640)
         parser.add_argument("--no-upstream", action="store_true", help="measure our service only")
@@ -110,7 +113,8 @@ class Command(BaseCommand):
                 log_dir=options["output"],
             ) as running:
                 return [
-                    self._measure(family, url, running, connections, options["duration"]) for family, url in route_urls
+                    self._measure(family, url, running, connections, options["duration"], options["warmup"])
+                    for family, url in route_urls
                 ]
         except BenchError as error:
             raise CommandError(str(error)) from None
@@ -182,7 +186,8 @@ class Command(BaseCommand):
         return conninfo
 
     def _measure(
-        self, family: str, url: str, running: dict[str, Service], connections: list[int], seconds: int
+        self, family: str, url: str, running: dict[str, Service], connections: list[int], seconds: int,
+        warmup: int,
     ) -> dict:
         answers = {name: fetch(service.base, url) for name, service in running.items()}
         route = {"family": family, "url": url, "status": {name: answer.status for name, answer in answers.items()}}
@@ -194,6 +199,12 @@ class Command(BaseCommand):
                 if ours.status != theirs.status
                 else json_difference(ours.body, theirs.body)
             )
+        for name, answer in answers.items():
+            if answer.status == 200 and warmup:
+                # Unmeasured: the first requests of a URL on each worker and connection (prepared
+                # statements, caches, the JIT of the upstream's Node) would otherwise count in p99.
+                run_wrk(running[name].base + url, connections=max(connections), seconds=warmup,
+                        server_pid=running[name].pid)
         route["results"] = {
             name: {
                 f"c{count}": run_wrk(

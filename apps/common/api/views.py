@@ -91,6 +91,10 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
             headers = _DEFAULT_RESPONSE_HEADERS[key] = super().default_response_headers
         return dict(headers)  # DRF takes `Vary` out of it
 
+    def perform_authentication(self, request):
+        """Nothing to do up front: the API has no authentication classes (a user's larger
+        `limit` is read by `MirrorApiMiddleware`), so DRF's eager `request.user` only costs."""
+
     def query_params(self):
         if not hasattr(self, "_query_params"):
             self._query_params = parse_query_string(self.request.META.get("QUERY_STRING", ""))

@@ -85,6 +85,12 @@ ROUTES: dict[str, tuple[str, ...]] = {
         "/api/v1/contracts/results/{contract_hash}",
         "/api/v1/contracts/results/logs",
     ),
+    # Served upstream by its Java service, which the comparator does not run: ours only.
+    "network": (
+        "/api/v1/network/supply",
+        "/api/v1/network/supply?timestamp=lt:{timestamp}",
+        "/api/v1/network/nodes",
+    ),
 }
 
 

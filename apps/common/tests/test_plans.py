@@ -80,7 +80,7 @@ CASES = [
     # The benchmark's mix of the other families.
     *(
         (family, template)
-        for family in ("accounts", "tokens", "topics", "schedules", "contracts")
+        for family in ("accounts", "tokens", "topics", "schedules", "contracts", "network")
         for template in ROUTES[family]
     ),
 ]

@@ -1,6 +1,9 @@
-"""Token balances at a snapshot read each account's own rows, however many tokens the ledger has."""
+"""A page of balances reads the page's rows, however large the ledger: current balances do not
+step over entities of other types, token balances at a snapshot read each account's own rows
+however many tokens there are."""
 
 import datetime
+import json
 import re
 
 import pytest
@@ -21,8 +24,8 @@ TOKENS = 50
 
 @pytest.fixture
 def many_tokens():
-    """Every account holds one of many tokens at the snapshot: PostgreSQL 18 could reach an
-    account's rows by skipping through every token of the token-led index."""
+    """Each account holds one token, in three snapshots: with `account_id = x` PostgreSQL 18
+    picked the token-led index, skipping through every token to reach an account's rows."""
     create_account_balances(SNAPSHOT, {2: 1})
     with connection.cursor() as cursor:
         cursor.execute(
@@ -73,3 +76,46 @@ def test_snapshot_token_balances_are_each_accounts_own(many_tokens):
     assert [(row["account_id"], row["tokens"]) for row in rows] == [
         (1000 + g, [{"token_id": 100000 + g % TOKENS, "balance": g}]) for g in (ACCOUNTS, ACCOUNTS - 1, ACCOUNTS - 2)
     ]
+
+
+@pytest.fixture
+def accounts_among_schedules():
+    """A few accounts and contracts, then many schedules with higher ids, as a ledger grows."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "insert into entity (id, num, realm, shard, memo, timestamp_range, type, decline_reward, balance)"
+            " select g, g, 0, 0, '', int8range(0, null),"
+            " (case when g <= 3000 then 'ACCOUNT' when g <= 3100 then 'CONTRACT' else 'SCHEDULE' end)::entity_type,"
+            " false, case when g <= 3100 then g end"
+            " from generate_series(1001, 43000) g"
+        )
+        cursor.execute("analyze entity")
+
+
+def rows_filtered_out(node: dict) -> int:
+    """The most rows any node of an EXPLAIN ANALYZE plan read and threw away."""
+    return max(
+        [node.get("Rows Removed by Filter", 0), *(rows_filtered_out(child) for child in node.get("Plans", ()))]
+    )
+
+
+@pytest.mark.parametrize(
+    "criteria",
+    [
+        BalanceListFilter(),
+        BalanceListFilter(order="asc"),
+        BalanceListFilter(balances=[Comparison("gt", 2000)]),
+        BalanceListFilter(accounts=[Comparison("gte", 2990)], order="asc"),
+        BalanceListFilter(accounts=[Comparison("lt", 3050)]),
+    ],
+)
+def test_current_balances_do_not_step_over_other_entities(accounts_among_schedules, criteria):
+    with CaptureQueriesContext(connection) as captured:
+        rows = balance_list(criteria=criteria, now=NOW)
+    assert rows and all(1001 <= row["account_id"] <= 3100 for row in rows)
+    (sql,) = [query["sql"] for query in captured.captured_queries if "from \"entity\"" in query["sql"].lower()]
+    with connection.cursor() as cursor:
+        cursor.execute("explain (analyze, format json) " + sql)
+        (document,) = cursor.fetchone()
+    plan = (json.loads(document) if isinstance(document, str) else document)[0]["Plan"]
+    assert rows_filtered_out(plan) <= criteria.limit, json.dumps(plan, indent=1)

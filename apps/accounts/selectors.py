@@ -358,12 +358,19 @@ def _current_token_balances(account_ids: list[int], descending: bool, limit: int
 def _snapshot_token_balances(
     account_ids: list[int], lower: int, snapshot: int, descending: bool, limit: int
 ) -> dict[int, list[dict]]:
+    # The account is a one-value range, not an equality: with `account_id = x` PostgreSQL 18
+    # costs both indexes as skip scans over every token id (the pkey skipping `token_id`
+    # to reach the timestamps, `(token_id, account_id, ...)` skipping to the account) and
+    # may pick the token-led one, which probes every token of the ledger. With a range
+    # the pkey's order (account, token, timestamp) is the requested one and its read is
+    # the account's few rows.
     order = "desc" if descending else "asc"
     return _token_balances(
         "select a.account_id, t.token_id, t.balance from unnest(%s::bigint[]) as a(account_id)"
-        " cross join lateral (select distinct on (token_id) token_id, balance from token_balance"
-        "  where account_id = a.account_id and consensus_timestamp >= %s and consensus_timestamp <= %s"
-        f"  order by token_id {order}, consensus_timestamp desc limit %s) t",
+        " cross join lateral (select distinct on (account_id, token_id) token_id, balance from token_balance"
+        "  where account_id >= a.account_id and account_id <= a.account_id"
+        "  and consensus_timestamp >= %s and consensus_timestamp <= %s"
+        f"  order by account_id {order}, token_id {order}, consensus_timestamp desc limit %s) t",
         [account_ids, lower, snapshot, limit],
     ) if account_ids else {}
 

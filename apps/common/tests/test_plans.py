@@ -77,6 +77,9 @@ CASES = [
     ("balances", "/api/v1/balances?timestamp={snapshot}&account.id={account}"),
     ("balances", "/api/v1/balances?timestamp={snapshot}&account.id=gt:{account}"),
     ("balances", "/api/v1/balances?timestamp={snapshot}&account.balance=lt:{balance}"),
+    ("accounts", "/api/v1/accounts/{account}?timestamp={snapshot}"),
+    ("tokens", "/api/v1/tokens/{token}/balances?timestamp={snapshot}"),
+    ("tokens", "/api/v1/tokens/{token}/balances?timestamp={snapshot}&order=asc"),
     # The benchmark's mix of the other families.
     *(
         (family, template)

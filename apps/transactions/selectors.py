@@ -15,8 +15,10 @@ A page of `/transactions` is one query of two steps, each bounded by the page si
    and token transfers, in one query (each transfer list aggregated as a JSON
    array, and so are the assessed custom fees of a transaction looked up by
    id); staking reward transfers (only for transactions debiting 0.0.800) take
-   one more query.
-`transaction_list` nests step 1 in step 2 (`= any(array(...))`): one round trip.
+   one more query. Each table is read once for the whole page: its rows at the
+   page's timestamps (`= any(page)`), bounded by the page's least and greatest
+   timestamp, so the work follows the page size, not the table's.
+`transaction_list` nests step 1 in step 2 (`array(...)`): one round trip.
 
 Rows are dicts (`.values()`), which `api.serializers.TransactionSerializer`
 renders; other routes that embed transactions call `transactions_at` with their
@@ -273,34 +275,71 @@ def _transaction_conditions(where: _Where, alias: str, criteria: TransactionList
 # --- Rows with their transfers ----------------------------------------------------------------
 
 
-# A transaction's crypto and token transfers and (`_FEE_LIST`) assessed custom fees, each as
-# one JSON array; `{ts}` is the transaction's timestamp. Ordered as the API lists them.
-_TRANSFER_LISTS = (
-    "(select json_agg(json_build_array(c.entity_id, c.amount, c.is_approval) order by c.entity_id, c.amount)"
-    "  from crypto_transfer c where c.consensus_timestamp = {ts} and c.errata is distinct from 'DELETE'),"
-    " (select json_agg(json_build_array(k.token_id, k.account_id, k.amount, k.is_approval)"
-    "  order by k.token_id, k.account_id) from token_transfer k where k.consensus_timestamp = {ts})"
+# The page's timestamps (`{timestamps}`: an array, read once) with their least and greatest.
+# Each list below reads its table once for the whole page: an index scan of the page's keys
+# (`= any`, one descent per leaf page they share) bounded by that range, so its work follows
+# the page, not the table.
+_PAGE_CTE = (
+    "with given as materialized (select {timestamps}::bigint[] as ts),"
+    " page as materialized (select ts, (select min(v) from unnest(ts) v) as lo,"
+    " (select max(v) from unnest(ts) v) as hi from given)"
 )
-_FEE_LIST = (
-    ", (select json_agg(json_build_array(f.amount, f.collector_account_id, f.effective_payer_account_ids, f.token_id)"
-    "  order by f.collector_account_id, f.amount) from assessed_custom_fee f where f.consensus_timestamp = {ts})"
-)
+# name -> the page's lists of that kind, one JSON array per consensus timestamp, ordered as
+# the API lists them.
+_LISTS = {
+    "crypto": (
+        "select c.consensus_timestamp,"
+        " json_agg(json_build_array(c.entity_id, c.amount, c.is_approval) order by c.entity_id, c.amount) as list"
+        " from page p join crypto_transfer c on c.consensus_timestamp = any(p.ts)"
+        " and c.consensus_timestamp between p.lo and p.hi"
+        " where c.errata is distinct from 'DELETE' group by c.consensus_timestamp"
+    ),
+    "token": (
+        "select k.consensus_timestamp, json_agg(json_build_array(k.token_id, k.account_id, k.amount, k.is_approval)"
+        " order by k.token_id, k.account_id) as list"
+        " from page p join token_transfer k on k.consensus_timestamp = any(p.ts)"
+        " and k.consensus_timestamp between p.lo and p.hi group by k.consensus_timestamp"
+    ),
+    "fee": (
+        "select f.consensus_timestamp, json_agg(json_build_array(f.amount, f.collector_account_id,"
+        " f.effective_payer_account_ids, f.token_id) order by f.collector_account_id, f.amount) as list"
+        " from page p join assessed_custom_fee f on f.consensus_timestamp = any(p.ts)"
+        " and f.consensus_timestamp between p.lo and p.hi group by f.consensus_timestamp"
+    ),
+}
 
 
-def _lists_sql(ts: str, detail: bool) -> str:
-    return _TRANSFER_LISTS.format(ts=ts) + (_FEE_LIST.format(ts=ts) if detail else "")
+def _rows_with_lists_sql(rows: str, detail: bool) -> str:
+    """`rows` (a select of `consensus_timestamp` and more from `page p`) with the lists as
+    trailing columns (fees only for a detail).
+
+    Full joins, which PostgreSQL runs as hash or merge joins only: with a left join the
+    planner, which cannot know the page's size, may pick a nested loop that aggregates a
+    list again for each row. A list without a row of `rows` comes out as a row of nulls
+    (skipped by the reader)."""
+    names = ("crypto", "token", "fee") if detail else ("crypto", "token")
+    columns = ", ".join(f"{name}.list" for name in names)
+    joins = " ".join(
+        f"full join ({_LISTS[name]}) {name} on {name}.consensus_timestamp = r.consensus_timestamp" for name in names
+    )
+    return f"{_PAGE_CTE} select r.*, {columns} from ({rows}) r {joins}"
 
 
-# The rows at a page's timestamps (`{timestamps}`: an array) with their lists.
+# The transactions at a page's timestamps with their lists.
 _ROWS_WITH_TRANSFERS_SQL = {
-    detail: (
-        f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)}, {_lists_sql('t.consensus_timestamp', detail)}"
-        " from transaction t where t.consensus_timestamp = any({timestamps})"
+    detail: _rows_with_lists_sql(
+        f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)}"
+        " from page p join transaction t on t.consensus_timestamp = any(p.ts)"
+        " and t.consensus_timestamp between p.lo and p.hi",
+        detail,
     )
     for detail in (False, True)
 }
+# The lists alone, per timestamp of the page.
 _TRANSFERS_SQL = {
-    detail: f"select p.ts, {_lists_sql('p.ts', detail)} from unnest(%s::bigint[]) p(ts)" for detail in (False, True)
+    detail: _rows_with_lists_sql("select g.consensus_timestamp from page p, unnest(p.ts) g(consensus_timestamp)", detail)
+    .format(timestamps="%s")
+    for detail in (False, True)
 }
 
 
@@ -321,6 +360,8 @@ def _rows_with_transfers(timestamps_sql: str, params: list, *, order: str, detai
     rows = []
     for found_row in found:
         row = dict(zip(TRANSACTION_COLUMNS, found_row))
+        if row["consensus_timestamp"] is None:
+            continue  # lists of a timestamp without a transaction
         if isinstance(row["nft_transfer"], str):
             # jsonb arrives as text (Django's loader); the ORM would have parsed it.
             row["nft_transfer"] = json.loads(row["nft_transfer"])

@@ -128,3 +128,55 @@ def test_attached_lists_read_each_table_once(many_transactions):
     assert [node["Actual Rows"] for node in reads["crypto_transfer"]] == [3 * len(rows)]
     assert [node["Actual Rows"] for node in reads["assessed_custom_fee"]] == [20]
     assert [len(row["assessed_custom_fees"]) for row in rows].count(1) == 20
+
+
+def prepared_page_statement(criteria: TransactionListFilter) -> tuple[str, int]:
+    """The page's statement as psycopg prepared it after running it often enough (with `$n`
+    parameters), and how many times PostgreSQL ran it with its generic plan."""
+    for _ in range(10):
+        transaction_list(criteria=criteria)
+    with connection.cursor() as cursor:
+        cursor.execute("select statement, generic_plans from pg_prepared_statements where statement like 'with given%%'")
+        ((statement, generic_plans),) = cursor.fetchall()
+    return statement, generic_plans
+
+
+def generic_plan(statement: str) -> dict:
+    with connection.cursor() as cursor:
+        cursor.execute("explain (generic_plan, format json) " + statement)
+        (document,) = cursor.fetchone()
+    return (json.loads(document) if isinstance(document, str) else document)[0]["Plan"]
+
+
+@pytest.mark.parametrize(
+    "criteria",
+    [TransactionListFilter(), TransactionListFilter(result="fail"), TransactionListFilter(limit=100, order="asc")],
+    ids=["newest", "failed", "oldest"],
+)
+def test_a_page_without_parameters_is_planned_once(many_transactions, criteria):
+    """The limit and constants are written into the statement: with no parameter left,
+    PostgreSQL keeps its one plan rather than plan each page again."""
+    statement, generic_plans = prepared_page_statement(criteria)
+
+    assert "$1" not in statement
+    assert generic_plans > 0
+
+
+@pytest.mark.parametrize(
+    "criteria",
+    [
+        TransactionListFilter(accounts=[Comparison("eq", FIRST_PAYER + 11)]),
+        TransactionListFilter(accounts=[Comparison("eq", FIRST_PAYER + 11)], directions=["credit"]),
+        TransactionListFilter(accounts=[Comparison("eq", FIRST_PAYER + 11)], types=[14]),
+    ],
+    ids=["account", "account credit", "account and type"],
+)
+def test_the_generic_plan_of_an_account_page_reads_its_transfers_by_account(many_transactions, criteria):
+    """A generic plan knows no account id: it can read the partial account index of crypto_transfer
+    (`where entity_id <> 98`) only because the statement says the account is not 0.0.98."""
+    statement, _ = prepared_page_statement(criteria)
+    plan = generic_plan(statement)
+
+    assert "$1" in statement
+    assert [node["Relation Name"] for node in nodes(plan) if node["Node Type"] == "Seq Scan"] == []
+    assert "crypto_transfer__entity_id_consensus_timestamp" in {node.get("Index Name") for node in nodes(plan)}

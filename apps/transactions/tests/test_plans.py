@@ -26,8 +26,8 @@ TRANSFER_TABLES = {"crypto_transfer", "token_transfer", "assessed_custom_fee"}
 
 @pytest.fixture
 def many_transactions():
-    """ROWS transactions, each with three crypto transfers; every tenth with a token transfer
-    and an assessed custom fee."""
+    """ROWS transactions, each with three crypto transfers and an entity_transaction row; every
+    tenth with a token transfer and an assessed custom fee."""
     with connection.cursor() as cursor:
         cursor.execute(
             "insert into transaction (consensus_timestamp, type, result, payer_account_id, valid_start_ns,"
@@ -51,7 +51,13 @@ def many_transactions():
             f" effective_payer_account_ids, payer_account_id) select {T} + g * 1000, 1, 9000,"
             f" array[{FIRST_PAYER} + g % {PAYERS}], {FIRST_PAYER} + g % {PAYERS} from generate_series(10, {ROWS}, 10) g"
         )
-        cursor.execute("analyze transaction; analyze crypto_transfer; analyze token_transfer; analyze assessed_custom_fee")
+        cursor.execute(
+            "insert into entity_transaction (consensus_timestamp, entity_id, payer_account_id, result, type)"
+            f" select {T} + g * 1000, 7000 + g % {PAYERS}, {FIRST_PAYER} + g % {PAYERS}, 22, 14"
+            f" from generate_series(1, {ROWS}) g"
+        )
+        for table in ("transaction", "crypto_transfer", "token_transfer", "assessed_custom_fee", "entity_transaction"):
+            cursor.execute(f"analyze {table}")
 
 
 def executed_plans(read) -> list[dict]:

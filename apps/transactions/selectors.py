@@ -356,8 +356,9 @@ _ROWS_WITH_TRANSFERS_SQL = {
 }
 # The lists alone, per timestamp of the page.
 _TRANSFERS_SQL = {
-    detail: _rows_with_lists_sql("select g.consensus_timestamp from page p, unnest(p.ts) g(consensus_timestamp)", detail)
-    .format(timestamps="%s")
+    detail: _rows_with_lists_sql(
+        "select g.consensus_timestamp from page p, unnest(p.ts) g(consensus_timestamp)", detail
+    ).format(timestamps="%s")
     for detail in (False, True)
 }
 

@@ -142,7 +142,9 @@ def prepared_page_statement(criteria: TransactionListFilter) -> tuple[str, int]:
     for _ in range(10):
         transaction_list(criteria=criteria)
     with connection.cursor() as cursor:
-        cursor.execute("select statement, generic_plans from pg_prepared_statements where statement like 'with given%%'")
+        cursor.execute(
+            "select statement, generic_plans from pg_prepared_statements where statement like 'with given%%'"
+        )
         ((statement, generic_plans),) = cursor.fetchall()
     return statement, generic_plans
 

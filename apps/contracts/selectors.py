@@ -381,15 +381,21 @@ def contract_log_page_query(*, criteria: LogCriteria, contract_id: int | None = 
 
     order = "asc" if criteria.order == "asc" else "desc"
     ordering = f"order by consensus_timestamp {order}, index {order}"
+    # Written into the statement: a prepared statement's generic plan cannot know a limit
+    # parameter (it assumes a tenth of the table), so the page would be planned every time.
+    limit = f"limit {int(criteria.limit)}"
     parts, params = [], []
     for bounds in _keyset_parts(criteria.timestamp, criteria.index) or [[]]:
         conditions = [*common, *(f"cl.{column} {_SQL_OPERATORS[operator]} %s" for column, operator, _ in bounds)]
         where = f"where {' and '.join(conditions)}" if conditions else ""
-        parts.append(f"(select {_LOG_COLUMNS} from contract_log cl {where} {ordering} limit %s)")
-        params.extend([*common_params, *(value for _, _, value in bounds), criteria.limit])
+        parts.append(f"(select {_LOG_COLUMNS} from contract_log cl {where} {ordering} {limit})")
+        params.extend([*common_params, *(value for _, _, value in bounds)])
+    # One contract's logs share its address: looked up once, not for each log.
+    evm_address = "(select e.evm_address from entity e where e.id = {})".format(
+        "cl.contract_id" if contract_id is None else "%s"
+    )
     sql = f"""
-        select cl.*, (select e.evm_address from entity e where e.id = cl.contract_id) as evm_address,
-            block.hash as block_hash, block.index as block_number
+        select cl.*, {evm_address} as evm_address, block.hash as block_hash, block.index as block_number
         from ({" union all ".join(parts)}) cl
         left join lateral (
             select rf.hash, rf.index from record_file rf
@@ -397,9 +403,9 @@ def contract_log_page_query(*, criteria: LogCriteria, contract_id: int | None = 
             order by rf.consensus_end limit 1
         ) block on true
         {ordering}
-        limit %s
+        {limit}
     """
-    return sql, [*params, criteria.limit]
+    return sql, [*(() if contract_id is None else (contract_id,)), *params]
 
 
 def _keyset_parts(timestamp: KeyBound, index: KeyBound) -> list[list[tuple[str, str, int]]]:
@@ -550,7 +556,7 @@ def contract_result_list(*, criteria: ContractResultFilter) -> list[dict]:
         where.add("cr.transaction_index = %s", criteria.transaction_index)
     if not criteria.internal:
         where.add("cr.transaction_nonce = 0")
-    where.add("cr.transaction_result <> %s", WRONG_NONCE)
+    where.add(f"cr.transaction_result <> {WRONG_NONCE}")
     direction = "desc" if criteria.order == "desc" else "asc"
     # Leading the order with a column fixed by equality steers the planner to the
     # (contract_id | sender_id, consensus_timestamp) index, which yields the page in order.
@@ -560,10 +566,12 @@ def contract_result_list(*, criteria: ContractResultFilter) -> list[dict]:
     elif len(senders) == 1 and senders[0].operator == "eq":
         keys.insert(0, "cr.sender_id")
     order_by = ", ".join(f"{key} {direction}" for key in keys)
+    # The limit and constants are written into the statement, so that a prepared page can keep
+    # one generic plan (which cannot know a limit parameter) instead of being planned each time.
     rows = _dict_rows(
         f"select {_RESULT_COLUMNS} from contract_result cr left join entity e on e.id = cr.contract_id"
-        f" where {where.sql} order by {order_by} limit %s",
-        [*where.params, criteria.limit],
+        f" where {where.sql} order by {order_by} limit {int(criteria.limit)}",
+        where.params,
     )
     if criteria.synthetic and not any(c.operator == "eq" for c in criteria.senders):
         rows = _merge_synthetic(rows, criteria, block)

@@ -15,8 +15,10 @@ A page of `/transactions` is one query of two steps, each bounded by the page si
    and token transfers, in one query (each transfer list aggregated as a JSON
    array, and so are the assessed custom fees of a transaction looked up by
    id); staking reward transfers (only for transactions debiting 0.0.800) take
-   one more query.
-`transaction_list` nests step 1 in step 2 (`= any(array(...))`): one round trip.
+   one more query. Each table is read once for the whole page: its rows at the
+   page's timestamps (`= any(page)`), bounded by the page's least and greatest
+   timestamp, so the work follows the page size, not the table's.
+`transaction_list` nests step 1 in step 2 (`array(...)`): one round trip.
 
 Rows are dicts (`.values()`), which `api.serializers.TransactionSerializer`
 renders; other routes that embed transactions call `transactions_at` with their
@@ -85,6 +87,9 @@ TYPE_CRYPTO_CREATE_ACCOUNT = 11
 TYPE_CRYPTO_UPDATE_ACCOUNT = 15
 TYPE_SCHEDULE_CREATE = 42
 STAKING_REWARD_ACCOUNT_NUM = 800
+# crypto_transfer__entity_id_consensus_timestamp leaves out the fee collector's transfers
+# (`where entity_id <> 98`, as the importer creates it).
+FEE_COLLECTOR_ENTITY_ID = 98
 
 # The columns a transaction renders from.
 TRANSACTION_COLUMNS = (
@@ -194,6 +199,11 @@ def _page_timestamps_query(criteria: TransactionListFilter) -> tuple[str, list] 
         # Two different instants, or credit and debit at once: nothing matches both.
         return None
     order = "desc" if criteria.order == "desc" else "asc"
+    # The limit and the constants below are written into the statement, not passed as
+    # parameters: then PostgreSQL can keep one generic plan of the prepared statement
+    # rather than plan it again for every page (a generic plan cannot know a limit
+    # parameter, and assumes a tenth of the table).
+    limit = f"limit {int(criteria.limit)}"
     direction = criteria.directions[0] if criteria.directions else None
     branches, params = [], []
 
@@ -203,9 +213,9 @@ def _page_timestamps_query(criteria: TransactionListFilter) -> tuple[str, list] 
         _transaction_conditions(where, "t", criteria)
         sql = (
             f"select t.consensus_timestamp from transaction t where {where.sql}"
-            f" order by t.consensus_timestamp {order} limit %s"
+            f" order by t.consensus_timestamp {order} {limit}"
         )
-        return sql, [*where.params, criteria.limit]
+        return sql, where.params
 
     for accounts in _split_accounts(criteria.accounts):
         sources = [("crypto_transfer", "entity_id"), ("token_transfer", "account_id")]
@@ -220,8 +230,8 @@ def _page_timestamps_query(criteria: TransactionListFilter) -> tuple[str, list] 
                 # The payer's own synthetic child records (a nonce without a parent) show up
                 # through their transfers only, except for account creations and updates.
                 where.add(
-                    "(x.nonce = 0 or x.parent_consensus_timestamp is not null or x.type = any(%s))",
-                    [TYPE_CRYPTO_CREATE_ACCOUNT, TYPE_CRYPTO_UPDATE_ACCOUNT],
+                    "(x.nonce = 0 or x.parent_consensus_timestamp is not null"
+                    f" or x.type in ({TYPE_CRYPTO_CREATE_ACCOUNT}, {TYPE_CRYPTO_UPDATE_ACCOUNT}))"
                 )
                 _transaction_conditions(where, "x", criteria)
             elif table == "entity_transaction":
@@ -229,6 +239,10 @@ def _page_timestamps_query(criteria: TransactionListFilter) -> tuple[str, list] 
             else:
                 if table == "crypto_transfer":
                     where.add("x.errata is distinct from 'DELETE'")
+                    if _only_other_than_fee_collector(accounts):
+                        # Implies the partial index's predicate, which a generic plan of
+                        # `entity_id = $1` cannot otherwise prove.
+                        where.add(f"x.entity_id <> {FEE_COLLECTOR_ENTITY_ID}")
                 if direction is not None:
                     where.add("x.amount > 0" if direction == CREDIT else "x.amount < 0")
                 if criteria.types or criteria.result:
@@ -237,15 +251,15 @@ def _page_timestamps_query(criteria: TransactionListFilter) -> tuple[str, list] 
             # distinct: a transaction has several transfers, which must not use up the limit.
             branches.append(
                 f"(select distinct x.consensus_timestamp from {table} x{join} where {where.sql}"
-                f" order by x.consensus_timestamp {order} limit %s)"
+                f" order by x.consensus_timestamp {order} {limit})"
             )
-            params.extend([*where.params, criteria.limit])
+            params.extend(where.params)
 
     sql = (
         f"select consensus_timestamp from ({' union '.join(branches)}) page"
-        f" order by consensus_timestamp {order} limit %s"
+        f" order by consensus_timestamp {order} {limit}"
     )
-    return sql, [*params, criteria.limit]
+    return sql, params
 
 
 def _split_accounts(comparisons: Sequence[Comparison]) -> list[list[Comparison]]:
@@ -257,6 +271,12 @@ def _split_accounts(comparisons: Sequence[Comparison]) -> list[list[Comparison]]
     return [[Comparison("eq", value), *others] for value in equals]
 
 
+def _only_other_than_fee_collector(comparisons: Sequence[Comparison]) -> bool:
+    """Whether the comparisons (eq values ORed, the rest ANDed) leave out the fee collector."""
+    equals = [c.value for c in comparisons if c.operator == "eq"]
+    return bool(equals) and FEE_COLLECTOR_ENTITY_ID not in equals
+
+
 def _transaction_conditions(where: _Where, alias: str, criteria: TransactionListFilter) -> None:
     """Conditions on a transaction's (or entity_transaction's) type and result."""
     types = list(dict.fromkeys(criteria.types))
@@ -264,43 +284,82 @@ def _transaction_conditions(where: _Where, alias: str, criteria: TransactionList
         where.add(f"{alias}.type = %s", types[0])
     elif types:
         where.add(f"{alias}.type = any(%s)", types)
+    successes = ", ".join(str(int(result)) for result in SUCCESS_RESULTS)
     if criteria.result == RESULT_SUCCESS:
-        where.add(f"{alias}.result = any(%s)", list(SUCCESS_RESULTS))
+        where.add(f"{alias}.result in ({successes})")
     elif criteria.result == RESULT_FAIL:
-        where.add(f"{alias}.result <> all(%s)", list(SUCCESS_RESULTS))
+        where.add(f"{alias}.result not in ({successes})")
 
 
 # --- Rows with their transfers ----------------------------------------------------------------
 
 
-# A transaction's crypto and token transfers and (`_FEE_LIST`) assessed custom fees, each as
-# one JSON array; `{ts}` is the transaction's timestamp. Ordered as the API lists them.
-_TRANSFER_LISTS = (
-    "(select json_agg(json_build_array(c.entity_id, c.amount, c.is_approval) order by c.entity_id, c.amount)"
-    "  from crypto_transfer c where c.consensus_timestamp = {ts} and c.errata is distinct from 'DELETE'),"
-    " (select json_agg(json_build_array(k.token_id, k.account_id, k.amount, k.is_approval)"
-    "  order by k.token_id, k.account_id) from token_transfer k where k.consensus_timestamp = {ts})"
+# The page's timestamps (`{timestamps}`: an array, read once) with their least and greatest.
+# Each list below reads its table once for the whole page: an index scan of the page's keys
+# (`= any`, one descent per leaf page they share) bounded by that range, so its work follows
+# the page, not the table.
+_PAGE_CTE = (
+    "with given as materialized (select {timestamps}::bigint[] as ts),"
+    " page as materialized (select ts, (select min(v) from unnest(ts) v) as lo,"
+    " (select max(v) from unnest(ts) v) as hi from given)"
 )
-_FEE_LIST = (
-    ", (select json_agg(json_build_array(f.amount, f.collector_account_id, f.effective_payer_account_ids, f.token_id)"
-    "  order by f.collector_account_id, f.amount) from assessed_custom_fee f where f.consensus_timestamp = {ts})"
-)
+# name -> the page's lists of that kind, one JSON array per consensus timestamp, ordered as
+# the API lists them.
+_LISTS = {
+    "crypto": (
+        "select c.consensus_timestamp,"
+        " json_agg(json_build_array(c.entity_id, c.amount, c.is_approval) order by c.entity_id, c.amount) as list"
+        " from page p join crypto_transfer c on c.consensus_timestamp = any(p.ts)"
+        " and c.consensus_timestamp between p.lo and p.hi"
+        " where c.errata is distinct from 'DELETE' group by c.consensus_timestamp"
+    ),
+    "token": (
+        "select k.consensus_timestamp, json_agg(json_build_array(k.token_id, k.account_id, k.amount, k.is_approval)"
+        " order by k.token_id, k.account_id) as list"
+        " from page p join token_transfer k on k.consensus_timestamp = any(p.ts)"
+        " and k.consensus_timestamp between p.lo and p.hi group by k.consensus_timestamp"
+    ),
+    "fee": (
+        "select f.consensus_timestamp, json_agg(json_build_array(f.amount, f.collector_account_id,"
+        " f.effective_payer_account_ids, f.token_id) order by f.collector_account_id, f.amount) as list"
+        " from page p join assessed_custom_fee f on f.consensus_timestamp = any(p.ts)"
+        " and f.consensus_timestamp between p.lo and p.hi group by f.consensus_timestamp"
+    ),
+}
 
 
-def _lists_sql(ts: str, detail: bool) -> str:
-    return _TRANSFER_LISTS.format(ts=ts) + (_FEE_LIST.format(ts=ts) if detail else "")
+def _rows_with_lists_sql(rows: str, detail: bool) -> str:
+    """`rows` (a select of `consensus_timestamp` and more from `page p`) with the lists as
+    trailing columns (fees only for a detail).
+
+    Full joins, which PostgreSQL runs as hash or merge joins only: with a left join the
+    planner, which cannot know the page's size, may pick a nested loop that aggregates a
+    list again for each row. A list without a row of `rows` comes out as a row of nulls
+    (skipped by the reader)."""
+    names = ("crypto", "token", "fee") if detail else ("crypto", "token")
+    columns = ", ".join(f"{name}.list" for name in names)
+    joins = " ".join(
+        f"full join ({_LISTS[name]}) {name} on {name}.consensus_timestamp = r.consensus_timestamp" for name in names
+    )
+    return f"{_PAGE_CTE} select r.*, {columns} from ({rows}) r {joins}"
 
 
-# The rows at a page's timestamps (`{timestamps}`: an array) with their lists.
+# The transactions at a page's timestamps with their lists.
 _ROWS_WITH_TRANSFERS_SQL = {
-    detail: (
-        f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)}, {_lists_sql('t.consensus_timestamp', detail)}"
-        " from transaction t where t.consensus_timestamp = any({timestamps})"
+    detail: _rows_with_lists_sql(
+        f"select {', '.join('t.' + column for column in TRANSACTION_COLUMNS)}"
+        " from page p join transaction t on t.consensus_timestamp = any(p.ts)"
+        " and t.consensus_timestamp between p.lo and p.hi",
+        detail,
     )
     for detail in (False, True)
 }
+# The lists alone, per timestamp of the page.
 _TRANSFERS_SQL = {
-    detail: f"select p.ts, {_lists_sql('p.ts', detail)} from unnest(%s::bigint[]) p(ts)" for detail in (False, True)
+    detail: _rows_with_lists_sql(
+        "select g.consensus_timestamp from page p, unnest(p.ts) g(consensus_timestamp)", detail
+    ).format(timestamps="%s")
+    for detail in (False, True)
 }
 
 
@@ -321,6 +380,8 @@ def _rows_with_transfers(timestamps_sql: str, params: list, *, order: str, detai
     rows = []
     for found_row in found:
         row = dict(zip(TRANSACTION_COLUMNS, found_row))
+        if row["consensus_timestamp"] is None:
+            continue  # lists of a timestamp without a transaction
         if isinstance(row["nft_transfer"], str):
             # jsonb arrives as text (Django's loader); the ORM would have parsed it.
             row["nft_transfer"] = json.loads(row["nft_transfer"])

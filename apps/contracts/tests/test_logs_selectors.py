@@ -1,5 +1,7 @@
 """Reading pages of contract logs: the keyset parts, and their plans over a large table."""
 
+import json
+
 import pytest
 from django.db import connection
 
@@ -121,3 +123,22 @@ def test_pages_are_index_range_scans(many_logs, name):
     assert "Seq Scan" not in text
     assert "Index Scan" in text or "Index Only Scan" in text
     assert len(contract_log_list(criteria=page_criteria, contract_id=contract_id)) == page_criteria.limit
+
+
+def test_one_contracts_page_looks_its_address_up_once(many_logs):
+    sql, params = contract_log_page_query(criteria=criteria(), contract_id=1007)
+    with connection.cursor() as cursor:
+        cursor.execute("explain (analyze, format json) " + sql, params)
+        (document,) = cursor.fetchone()
+    plan = (json.loads(document) if isinstance(document, str) else document)[0]["Plan"]
+
+    def nodes(node):
+        yield node
+        for child in node.get("Plans", ()):
+            yield from nodes(child)
+
+    (entity,) = [node for node in nodes(plan) if node.get("Relation Name") == "entity"]
+    assert entity["Actual Loops"] == 1
+    rows = contract_log_list(criteria=criteria(), contract_id=1007)
+    assert {row["evm_address"] for row in rows} == {None}
+    assert {row["contract_id"] for row in rows} == {1007}

@@ -85,6 +85,14 @@ def test_account_comparisons(ledger):
     assert page(accounts=[eq(8), Comparison("gt", 8)]) == []
 
 
+def test_the_fee_collector_is_found_without_its_account_index(ledger):
+    # crypto_transfer's account index leaves 0.0.98 out; its transfers are found all the same.
+    assert page(accounts=[eq(98)]) == [7, 6, 4, 3, 2, 1]
+    assert page(accounts=[eq(98), eq(12)], directions=["credit"]) == [7, 6, 4, 3, 2, 1]
+    assert page(accounts=[eq(account) for account in range(90, 110)], limit=2) == [7, 6]
+    assert page(accounts=[Comparison("gt", 97), Comparison("lt", 99)], limit=2) == [7, 6]
+
+
 def test_account_of_unresolvable_address_matches_nothing(ledger):
     assert page(accounts=[eq(None)]) == []
 

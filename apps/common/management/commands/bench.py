@@ -3,6 +3,7 @@ import json
 import os
 import statistics
 import time
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from apps.common.benchmark.runner import (
     Service,
     fetch,
     json_difference,
+    our_service,
     ratio,
     run_wrk,
     services,
@@ -75,9 +77,7 @@ class Command(BaseCommand):
             transactions, accounts = options["scaling"]
             base = Layout(transactions=transactions, accounts=accounts, seed=options["seed"])
             report["baseline_ledger"] = _ledger(base)
-            baseline = self._run(base, None, options, connections, list_routes_only=True, upstream=False)
-            routes = self._run(layout, options["database_url"], options, connections, list_routes_only=True,
-                               upstream=False)
+            baseline, routes = self._run_scaling(base, layout, options, connections)
             report["routes"], report["baseline_routes"] = routes, baseline
             report["scaling"] = self._scaling(baseline, routes, connections)
         else:
@@ -118,6 +118,49 @@ class Command(BaseCommand):
                 ]
         except BenchError as error:
             raise CommandError(str(error)) from None
+
+    def _run_scaling(
+        self, base: Layout, layout: Layout, options: dict, connections: list[int]
+    ) -> tuple[list[dict], list[dict]]:
+        """Our list routes on both ledgers, a server on each, the two measured by turns per route
+        and connection count: the machine's load then weighs on both figures of a ratio alike."""
+        ledgers = [(base, self._bench_database(base)), (layout, options["database_url"] or self._bench_database(layout))]
+        templates = [
+            [(family, url) for family, url in urls(samples_for(size, conninfo), options["routes"]) if is_list_route(url)]
+            for size, conninfo in ledgers
+        ]
+        self.stdout.write(f"{len(templates[0])} list routes on two ledgers, measured by turns")
+        try:
+            return self._measure_by_turns(ledgers, templates, options, connections)
+        except BenchError as error:
+            raise CommandError(str(error)) from None
+
+    def _measure_by_turns(
+        self, ledgers: list, templates: list, options: dict, connections: list[int]
+    ) -> tuple[list[dict], list[dict]]:
+        with ExitStack() as stack:
+            running = [
+                stack.enter_context(
+                    our_service(conninfo, options["port"] + 2 * index, options["workers"],
+                                options["output"] / f"ours-{options['port'] + 2 * index}.log")
+                )
+                for index, (_, conninfo) in enumerate(ledgers)
+            ]
+            measured = ([], [])
+            for pair in zip(*templates, strict=True):
+                for service, (_, url) in zip(running, pair, strict=True):
+                    if options["warmup"]:
+                        run_wrk(service.base + url, connections=max(connections), seconds=options["warmup"],
+                                server_pid=service.pid)
+                results = ({}, {})
+                for count in connections:
+                    for index, (service, (_, url)) in enumerate(zip(running, pair, strict=True)):
+                        results[index][f"c{count}"] = run_wrk(
+                            service.base + url, connections=count, seconds=options["duration"], server_pid=service.pid
+                        )
+                for index, (family, url) in enumerate(pair):
+                    measured[index].append({"family": family, "url": url, "results": {"ours": results[index]}})
+        return measured
 
     def _scaling(self, baseline: list[dict], routes: list[dict], connections: list[int]) -> list[dict]:
         """p50 per list route on both ledgers (matched by position: the same template) and their ratio."""

@@ -170,7 +170,9 @@ def token_balance_list(*, criteria: TokenBalanceListFilter, now: int) -> list[di
     if criteria.public_key is not None:
         sql += " and exists (select 1 from entity e where e.id = b.account_id and e.type = %s and e.public_key = %s)"
         params += [EntityType.ACCOUNT, criteria.public_key]
-    return _fetch_dicts(f"{sql}{ordering} limit %s", [*params, criteria.limit])
+    # The limit is written into the statement: as a parameter, the generic plan of the prepared
+    # statement would count on reading a tenth of the table, and PostgreSQL planned every request.
+    return _fetch_dicts(f"{sql}{ordering} limit {int(criteria.limit)}", params)
 
 
 # Each balance row carries its token's decimals (null without a token row).

@@ -522,14 +522,17 @@ def transactions_by_hash(
 
     The transaction_hash table keeps the first 32 bytes in `hash` (the hash
     index is on them) and the other 16 in `hash_suffix`. It is partitioned by
-    `mod(get_byte(hash, 0), 32)`: naming the partition spares probing the other 31.
+    `mod(get_byte(hash, 0), 32)`: naming the partition spares probing the other 31. It is
+    named in the statement's text (one prepared statement per partition), where the generic
+    plan prunes the others; as a parameter, PostgreSQL planned every request anew.
     """
+    partition = transaction_hash[0] % TRANSACTION_HASH_PARTITIONS
     with connection.cursor() as cursor:
         cursor.execute(
             "select consensus_timestamp, payer_account_id from transaction_hash"
-            " where mod(get_byte(hash, 0), 32) = %s and substring(hash from 1 for 32) = %s"
+            f" where mod(get_byte(hash, 0), 32) = {partition} and substring(hash from 1 for 32) = %s"
             " and hash || coalesce(hash_suffix, ''::bytea) = %s",
-            [transaction_hash[0] % TRANSACTION_HASH_PARTITIONS, transaction_hash[:32], transaction_hash],
+            [transaction_hash[:32], transaction_hash],
         )
         found = cursor.fetchall()
     if not found:

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from apps.accounts.selectors import BalanceListFilter, account_get, balance_list
 from apps.accounts.tests.factories import create_account_balances, create_entity
 from apps.common.filters import Comparison
+from apps.common.tests.statement_plans import plans_of
 
 pytestmark = pytest.mark.django_db
 
@@ -41,12 +42,7 @@ def many_tokens():
 
 
 def token_balance_plan(read) -> str:
-    with CaptureQueriesContext(connection) as captured:
-        read()
-    (sql,) = [query["sql"] for query in captured.captured_queries if "from token_balance" in query["sql"]]
-    with connection.cursor() as cursor:
-        cursor.execute("explain (costs off) " + sql)
-        return "\n".join(line for (line,) in cursor.fetchall())
+    return plans_of(read, reading="from token_balance")
 
 
 def reads_only_the_accounts_rows(plan: str) -> bool:

@@ -2,9 +2,9 @@
 
 import pytest
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from apps.common.filters import Comparison
+from apps.common.tests.statement_plans import plans_of
 from apps.contracts import selectors
 
 pytestmark = pytest.mark.django_db
@@ -30,18 +30,6 @@ def many_results():
         cursor.execute("analyze contract_result; analyze contract_action")
 
 
-def plans(read) -> str:
-    """The plans of the queries `read` runs."""
-    with CaptureQueriesContext(connection) as captured:
-        read()
-    found = []
-    with connection.cursor() as cursor:
-        for query in captured.captured_queries:
-            cursor.execute("explain (costs off) " + query["sql"])
-            found.extend(row[0] for row in cursor.fetchall())
-    return "\n".join(found)
-
-
 @pytest.mark.parametrize(
     ("criteria", "index"),
     [
@@ -61,7 +49,7 @@ def plans(read) -> str:
     ],
 )
 def test_result_pages_scan_an_index_in_order(many_results, criteria, index):
-    plan = plans(lambda: selectors.contract_result_list(criteria=criteria))
+    plan = plans_of(lambda: selectors.contract_result_list(criteria=criteria))
     if index:
         assert f"using {index} on contract_result" in plan
     else:
@@ -71,7 +59,7 @@ def test_result_pages_scan_an_index_in_order(many_results, criteria, index):
 
 
 def test_action_pages_scan_the_primary_key(many_results):
-    plan = plans(
+    plan = plans_of(
         lambda: selectors.contract_action_list(
             timestamp=T + 500_000, payer=8001, indexes=[Comparison("gt", 2)], order="asc", limit=25
         )

@@ -39,7 +39,9 @@ def block_queryset() -> QuerySet:
 def block_get(*, hash_or_number: str) -> dict | None:
     """A block by its 48-byte hash, the 32-byte prefix of it (as EVM tools send), or its number."""
     if match := _BLOCK_HASH.match(hash_or_number):
-        rows = _BLOCK_BY_HASH_PREFIX.rows(match.group(1).lower())
+        hex_hash = match.group(1).lower()
+        by_hash = _BLOCK_BY_HASH if len(hex_hash) == _FULL_HASH_LENGTH else _BLOCK_BY_HASH_PREFIX
+        rows = by_hash.rows(hex_hash)
         return rows[0] if rows else None
     try:
         number = parse_positive_long(hash_or_number, allow_zero=True)
@@ -50,7 +52,17 @@ def block_get(*, hash_or_number: str) -> dict | None:
 
 
 _BLOCK_BY_NUMBER = CompiledQuery(lambda number: block_queryset().filter(index=number).order_by("consensus_end")[:1])
-# The index on hash is COLLATE "C", which a prefix LIKE can use.
+# A whole hash (48 bytes, the length of every stored one) is an equality on the index on
+# hash, whose generic plan PostgreSQL keeps for the prepared statement; a prefix LIKE is
+# planned for each request. The index is COLLATE "C", which a prefix LIKE can use.
+_FULL_HASH_LENGTH = 96
+_BLOCK_BY_HASH = CompiledQuery(
+    lambda hex_hash: block_queryset()
+    .alias(hash_c=Collate("hash", "C"))
+    .filter(hash_c=hex_hash)
+    .order_by("consensus_end")[:1],
+    text=(0,),
+)
 _BLOCK_BY_HASH_PREFIX = CompiledQuery(
     lambda prefix: block_queryset()
     .alias(hash_c=Collate("hash", "C"))

@@ -9,7 +9,9 @@ joins with its lines in `CASES`.
 
 The same requests, served by the production WSGI handler, must leave no reference
 cycle behind: the garbage collector would otherwise cost every request a share of
-its CPU (see `apps.common.api.views.AcyclicViewMixin`).
+its CPU (see `apps.common.api.views.AcyclicViewMixin`). And the statements of routes
+that PostgreSQL once planned anew for every request keep their prepared statement's
+generic plan.
 """
 
 import gc
@@ -207,6 +209,30 @@ def test_route_leaves_no_reference_cycles(ledger, server_handler, connection_kep
     finally:
         gc.enable()
     assert status.startswith("200"), (url, status)
+
+
+# Routes whose statements once got a new plan on every request: a parameter PostgreSQL's
+# generic plan could not use (a LIKE pattern, a LIMIT, a partition key).
+GENERIC_PLAN_CASES = [
+    "/api/v1/blocks/{block_hash}",
+    "/api/v1/transactions/{transaction_hash}",
+    "/api/v1/tokens/{token}/balances",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("template", GENERIC_PLAN_CASES)
+def test_route_statements_keep_a_generic_plan(ledger, server_handler, connection_kept_open, template):
+    """psycopg prepares a statement on its 6th run; PostgreSQL then makes custom plans for 5 runs
+    and keeps the generic plan if it is no costlier. A statement still planned per request
+    shows more than 5 custom plans after 10 prepared runs."""
+    url = template.format(**ledger)
+    for _ in range(15):
+        assert serve(server_handler, url).startswith("200"), url
+    with connection.cursor() as cursor:
+        cursor.execute("select statement, custom_plans from pg_prepared_statements where custom_plans > 5")
+        replanned = cursor.fetchall()
+    assert not replanned, replanned
 
 
 @pytest.mark.django_db

@@ -56,17 +56,18 @@ _BLOCK_BY_NUMBER = CompiledQuery(lambda number: block_queryset().filter(index=nu
 # hash, whose generic plan PostgreSQL keeps for the prepared statement; a prefix LIKE is
 # planned for each request. The index is COLLATE "C", which a prefix LIKE can use.
 _FULL_HASH_LENGTH = 96
-_BLOCK_BY_HASH = CompiledQuery(
-    lambda hex_hash: block_queryset()
-    .alias(hash_c=Collate("hash", "C"))
-    .filter(hash_c=hex_hash)
-    .order_by("consensus_end")[:1],
-    text=(0,),
-)
-_BLOCK_BY_HASH_PREFIX = CompiledQuery(
-    lambda prefix: block_queryset()
-    .alias(hash_c=Collate("hash", "C"))
-    .filter(hash_c__startswith=prefix)
-    .order_by("consensus_end")[:1],
-    text=(0,),
-)
+
+
+def _block_by_hash(lookup: str) -> CompiledQuery:
+    """The earliest block whose hash matches a hex text by `lookup` (on the hash COLLATE "C")."""
+    return CompiledQuery(
+        lambda hex_hash: block_queryset()
+        .alias(hash_c=Collate("hash", "C"))
+        .filter(**{lookup: hex_hash})
+        .order_by("consensus_end")[:1],
+        text=(0,),
+    )
+
+
+_BLOCK_BY_HASH = _block_by_hash("hash_c")
+_BLOCK_BY_HASH_PREFIX = _block_by_hash("hash_c__startswith")

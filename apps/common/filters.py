@@ -77,7 +77,7 @@ class QueryForm(forms.Form):
     a tenth of a request's CPU. `is_valid`, `errors` and `cleaned_data` keep Django's
     meaning (a field with errors has no cleaned value)."""
 
-    def __init__(self, data=None, files=None, prefix=None, **kwargs):
+    def __init__(self, data=None, prefix=None):
         self.is_bound = data is not None
         self.data = MultiValueDict() if data is None else data
         self.prefix = prefix

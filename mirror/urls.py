@@ -3,7 +3,6 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from apps.common.api.routers import includes_by_first_segment
 from apps.common.api.views import route_not_found
 from apps.common.health import liveness, readiness
 from apps.common.observability import metrics
@@ -18,22 +17,23 @@ urlpatterns = [
     path("metrics", metrics, name="metrics"),
     path("api/v1/docs/openapi.yml", SpectacularAPIView.as_view(), name="openapi"),
     path("api/v1/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
-    # Each app's routes, reached through the index of their first segments (a path tries only
-    # its own app's patterns).
-    includes_by_first_segment(
+    # API requests resolve through `apps.common.api.routers.route_index`, in this order.
+    path(
         "api/v1/",
-        [
-            # Before the routes whose `{id}` segments would take `stream`.
-            "apps.streams.urls",
-            "apps.blocks.api.urls",
-            "apps.transactions.api.urls",
-            "apps.accounts.api.urls",
-            "apps.tokens.api.urls",
-            "apps.topics.api.urls",
-            "apps.schedules.api.urls",
-            "apps.contracts.api.urls",
-            "apps.network.api.urls",
-        ],
+        include(
+            [
+                # Before the routes whose `{id}` segments would take `stream`.
+                path("", include("apps.streams.urls")),
+                path("", include("apps.blocks.api.urls")),
+                path("", include("apps.transactions.api.urls")),
+                path("", include("apps.accounts.api.urls")),
+                path("", include("apps.tokens.api.urls")),
+                path("", include("apps.topics.api.urls")),
+                path("", include("apps.schedules.api.urls")),
+                path("", include("apps.contracts.api.urls")),
+                path("", include("apps.network.api.urls")),
+            ]
+        ),
     ),
     path("", include("apps.status.api.urls")),
     re_path(r"^api/", route_not_found),

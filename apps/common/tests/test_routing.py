@@ -1,8 +1,8 @@
 import pytest
-from django.urls import Resolver404, URLResolver, get_resolver, include, path
+from django.urls import Resolver404, URLResolver, get_resolver, include, path, re_path
 from django.urls.resolvers import RegexPattern
 
-from apps.common.api.routers import SegmentIndexedResolver
+from apps.common.api.routers import RouteIndex, route_index
 
 PATHS = [
     "/api/v1/blocks",
@@ -32,6 +32,13 @@ PATHS = [
     "/api/v1/contracts/results/0x01/opcodes",
     "/api/v1/network/supply",
     "/api/v1/network/fees",
+    "/api/v1/accounts/0.0.1/allowances/tokens",
+    "/api/v1/tokens/0.0.1/balances",
+    "/api/v1/contracts/call",
+    "/api/v1/blocks//",
+    "/api/v1/docs/openapi.yml",
+    "/admin/accounts/entity/1/change/",
+    "/admin/login/",
     "/api/v1/nothing",
     "/api/v1/",
     "/api/v1",
@@ -44,39 +51,62 @@ PATHS = [
 ]
 
 
-def as_separate_includes(patterns: list) -> list:
-    """The URLconf as Django alone would route it: each app's URLconf its own include."""
-    plain = []
-    for pattern in patterns:
-        if isinstance(pattern, SegmentIndexedResolver) and pattern.namespace is None:
-            for app in pattern.url_patterns:
-                plain.append(path(str(pattern.pattern), include((app.urlconf_name, app.app_name), app.namespace)))
-        else:
-            plain.append(pattern)
-    return plain
+def outcome(match):
+    if match is None:
+        return None
+    return (
+        match.func, match.args, match.kwargs, match.url_name, match.route, match.namespaces, match.app_names,
+        match.captured_kwargs, match.extra_kwargs, match.view_name,
+    )
 
 
-def outcome(resolver, path_: str):
+def django_outcome(resolver, path_: str):
     try:
-        match = resolver.resolve(path_)
+        return outcome(resolver.resolve(path_))
     except Resolver404:
         return None
-    return (match.func, match.args, match.kwargs, match.url_name, match.route, match.namespaces, match.app_names)
 
 
 @pytest.mark.parametrize("path_", PATHS)
-def test_indexed_routes_resolve_as_django_alone_does(path_):
-    indexed = get_resolver()
-    plain = URLResolver(RegexPattern(r"^/"), as_separate_includes(indexed.url_patterns))
+def test_the_index_resolves_as_django_does(path_):
+    resolver = get_resolver()
 
-    assert outcome(indexed, path_) == outcome(plain, path_)
+    assert outcome(route_index(resolver).resolve(path_)) == django_outcome(resolver, path_)
 
 
-def test_a_route_is_found_among_its_own_apps_patterns_only():
-    api = next(p for p in get_resolver().url_patterns if isinstance(p, SegmentIndexedResolver))
-    by_segment, any_segment = api._index
+@pytest.mark.parametrize("path_", [p for p in PATHS if p.startswith("/api/")])
+def test_every_api_path_resolves_in_the_index(path_):
+    # The catch-all `^api/` answers what no route does, so no API path is left to Django.
+    assert route_index(get_resolver()).resolve(path_) is not None
 
+
+def test_a_path_tries_only_the_routes_its_segments_allow():
+    index = route_index(get_resolver())
+
+    def namespaces(*segments):
+        return [route.namespaces[-1] for route in index._candidates["", "api", "v1", *segments] if route.namespaces[-1]]
+
+    assert namespaces("blocks") == ["blocks-api", "blocks-api"]
     # The streams' `blocks/stream` comes first, so `blocks/{id}` does not take it.
-    streams, blocks = by_segment["blocks"].url_patterns
-    assert (streams.namespace, blocks.namespace) == ("streams", "blocks-api")
-    assert any_segment.url_patterns == []
+    assert namespaces("blocks", "stream") == ["streams", "blocks-api", "blocks-api"]
+
+
+def test_a_route_under_a_prefix_that_is_not_plain_text_is_left_to_django():
+    urls = [
+        path("plain/<int:number>", view, name="plain"),
+        re_path(r"^(?P<version>v[0-9])/", include([path("items", view, name="items")])),
+        path("after", view, name="after"),
+    ]
+    resolver = URLResolver(RegexPattern(r"^/"), urls)
+    index = RouteIndex(resolver)
+
+    assert outcome(index.resolve("/plain/5")) == django_outcome(resolver, "/plain/5")
+    assert index.resolve("/plain/5").kwargs == {"number": 5}
+    assert index.resolve("/v1/items") is None
+    # A later route is reached past the one Django must try first only by Django.
+    assert index.resolve("/after") is None
+    assert django_outcome(resolver, "/after") is not None
+
+
+def view(request, **kwargs):
+    return None

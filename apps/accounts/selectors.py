@@ -9,9 +9,12 @@ that snapshot's month (a month's first snapshot is complete, later ones hold
 changes only) up to it; token balances likewise from `token_balance`.
 
 Each page is one ordered, limited read of an index (`entity` primary key or
-`account_balance` primary key), and the token balances of the page's accounts
-are one more query: a LATERAL read of at most `TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS`
-rows of the `token_account` / `token_balance` primary key per account.
+`account_balance` primary key). A page of current balances carries its accounts'
+token balances in the same statement (a subquery per row reading at most
+`TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS` rows of the `token_account` primary key);
+a snapshot page's are one more query, a LATERAL read of the `token_balance`
+primary key per account (as a subquery of the DISTINCT ON page it would run for
+every balance row the page reads, not for each account it keeps).
 """
 
 import datetime
@@ -21,7 +24,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet, Subquery
+from django.contrib.postgres.expressions import ArraySubquery
+from django.contrib.postgres.fields import ArrayField
+from django.db.models import BigIntegerField, BooleanField, Exists, ExpressionWrapper, F, Func, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact
 
@@ -33,7 +38,16 @@ from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
 from apps.common.java import parse_java_entity_id
 from apps.common.keyset import Keyset, keyset_page
 from apps.common.lookups import RangeLower
-from apps.tokens.models import AirdropState, Nft, NftAllowance, Token, TokenAccount, TokenAirdrop, TokenAllowance
+from apps.tokens.models import (
+    AirdropState,
+    Nft,
+    NftAllowance,
+    Token,
+    TokenAccount,
+    TokenAirdrop,
+    TokenAllowance,
+    TokenBalance,
+)
 
 __all__ = (
     "AccountAlias",
@@ -109,39 +123,41 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
     descending = criteria.order == "desc"
 
     if not criteria.timestamps:
-        rows = _current_balances(accounts, criteria.balances, criteria.public_keys, descending, criteria.limit)
-        rows = [
-            {"account_id": row["id"], "balance": row["balance"], "consensus_timestamp": row["balance_timestamp"]}
+        rows = _current_balances(
+            accounts, criteria.balances, criteria.public_keys, descending, criteria.limit, token_limit
+        )
+        return [
+            {
+                "account_id": row["id"],
+                "balance": row["balance"],
+                "consensus_timestamp": row["balance_timestamp"],
+                "tokens": token_balances(row["tokens"]),
+            }
             for row in rows
         ]
-        tokens = _current_token_balances([row["account_id"] for row in rows], descending, token_limit)
-    else:
-        window = balance_snapshot_range(timestamps=criteria.timestamps, now=now)
-        if window is None:
+
+    window = balance_snapshot_range(timestamps=criteria.timestamps, now=now)
+    if window is None:
+        return []
+    lower, snapshot = window
+    ids = ()
+    if criteria.public_keys:
+        ids = _ids_with_public_keys(criteria.public_keys)
+        if not ids:
             return []
-        lower, snapshot = window
-        ids = ()
-        if criteria.public_keys:
-            ids = _ids_with_public_keys(criteria.public_keys)
-            if not ids:
-                return []
-        account_shape, account_values = _comparison_shape(accounts)
-        balance_shape, balance_values = _comparison_shape(criteria.balances)
-        rows = _SNAPSHOT_BALANCES.rows(
-            lower,
-            snapshot,
-            *account_values,
-            *balance_values,
-            *ids,
-            shape=(account_shape, balance_shape, len(ids), descending, criteria.limit),
-        )
-        for row in rows:
-            row["consensus_timestamp"] = snapshot
-        tokens = _snapshot_token_balances(
-            [row["account_id"] for row in rows], lower, snapshot, descending, token_limit
-        )
+    account_shape, account_values = _comparison_shape(accounts)
+    balance_shape, balance_values = _comparison_shape(criteria.balances)
+    rows = _SNAPSHOT_BALANCES.rows(
+        lower,
+        snapshot,
+        *account_values,
+        *balance_values,
+        *ids,
+        shape=(account_shape, balance_shape, len(ids), descending, criteria.limit, token_limit),
+    )
     for row in rows:
-        row["tokens"] = tokens.get(row["account_id"], [])
+        row["consensus_timestamp"] = snapshot
+        row["tokens"] = token_balances(row["tokens"])
     return rows
 
 
@@ -176,8 +192,8 @@ _LATEST_SNAPSHOT = CompiledQuery(_build_latest_snapshot)
 
 
 def _build_snapshot_balances(lower: int, snapshot: int, *values: int, shape) -> QuerySet:
-    """Each account's latest balance from `lower` up to the snapshot."""
-    account_shape, balance_shape, id_count, descending, limit = shape
+    """Each account's latest balance from `lower` up to the snapshot, with its token balances."""
+    account_shape, balance_shape, id_count, descending, limit, token_limit = shape
     values = iter(values)
     balances = AccountBalance.objects.filter(consensus_timestamp__gte=lower, consensus_timestamp__lte=snapshot)
     balances = _compare_shaped(balances, "account_id", account_shape, values)
@@ -187,7 +203,13 @@ def _build_snapshot_balances(lower: int, snapshot: int, *values: int, shape) -> 
     return (
         balances.order_by("-account_id" if descending else "account_id", "-consensus_timestamp")
         .distinct("account_id")
-        .values("account_id", "balance")[:limit]
+        .values(
+            "account_id",
+            "balance",
+            tokens=ArraySubquery(
+                snapshot_token_balance_pairs(OuterRef("account_id"), lower, snapshot, descending, token_limit)
+            ),
+        )[:limit]
     )
 
 
@@ -266,36 +288,43 @@ def _resolve_accounts(comparisons: Sequence[Comparison]) -> list[Comparison]:
 
 
 def _current_balances(
-    accounts: Sequence[Comparison], balances: Sequence[Comparison], public_keys: Sequence[str], descending: bool, limit: int
+    accounts: Sequence[Comparison],
+    balances: Sequence[Comparison],
+    public_keys: Sequence[str],
+    descending: bool,
+    limit: int,
+    token_limit: int,
 ) -> list[dict]:
     if public_keys:
         # Keys are text, which a compiled query does not take: built per request (rare).
         entities = apply_comparisons(apply_comparisons(Entity.objects.all(), "id", accounts), "balance", balances)
         for public_key in public_keys:
             entities = entities.filter(public_key=public_key)
-        return list(_current_balance_page(entities, descending, limit))
+        return list(_current_balance_page(entities, descending, limit, token_limit))
     account_shape, account_values = _comparison_shape(accounts)
     balance_shape, balance_values = _comparison_shape(balances)
     return _CURRENT_BALANCES.rows(
-        *account_values, *balance_values, shape=(account_shape, balance_shape, descending, limit)
+        *account_values, *balance_values, shape=(account_shape, balance_shape, descending, limit, token_limit)
     )
 
 
 def _build_current_balances(*values: int, shape) -> QuerySet:
-    account_shape, balance_shape, descending, limit = shape
+    account_shape, balance_shape, descending, limit, token_limit = shape
     values = iter(values)
     entities = _compare_shaped(Entity.objects.all(), "id", account_shape, values)
     entities = _compare_shaped(entities, "balance", balance_shape, values)
-    return _current_balance_page(entities, descending, limit)
+    return _current_balance_page(entities, descending, limit, token_limit)
 
 
-def _current_balance_page(entities: QuerySet, descending: bool, limit: int) -> QuerySet:
+def _current_balance_page(entities: QuerySet, descending: bool, limit: int, token_limit: int) -> QuerySet:
     # One ordered read of the `(type, id)` index per balance type, merged: a read of the
     # primary key would step over every entity of the other types (schedules, topics, tokens,
     # files) between two accounts, which grows with the ledger.
     order = "-id" if descending else "id"
     first, *others = (
-        entities.filter(type=entity_type).order_by(order).values("id", "balance", "balance_timestamp")[:limit]
+        entities.filter(type=entity_type)
+        .order_by(order)
+        .values("id", "balance", "balance_timestamp", tokens=token_balance_pairs(descending, token_limit))[:limit]
         for entity_type in BALANCE_ENTITY_TYPES
     )
     return first.union(*others, all=True).order_by(order)[:limit]
@@ -344,44 +373,48 @@ def _ids_with_public_keys(public_keys: Sequence[str]) -> list[int]:
     return list(entities.values_list("id", flat=True))
 
 
-def _current_token_balances(account_ids: list[int], descending: bool, limit: int) -> dict[int, list[dict]]:
-    order = "desc" if descending else "asc"
-    return _token_balances(
-        "select a.account_id, t.token_id, t.balance from unnest(%s::bigint[]) as a(account_id)"
-        " cross join lateral (select token_id, balance from token_account"
-        "  where account_id = a.account_id and associated is true"
-        f"  order by token_id {order} limit %s) t",
-        [account_ids, limit],
-    ) if account_ids else {}
+def token_balance_pairs(descending: bool, limit: int) -> ArraySubquery:
+    """The annotated entity's first `limit` associated token balances by token id, as
+    `[token_id, balance]` pairs (see `token_balances`)."""
+    associated = TokenAccount.objects.filter(account_id=OuterRef("id"), associated=True)
+    return ArraySubquery(associated.order_by("-token_id" if descending else "token_id").values_list(_pair())[:limit])
 
 
-def _snapshot_token_balances(
-    account_ids: list[int], lower: int, snapshot: int, descending: bool, limit: int
-) -> dict[int, list[dict]]:
+def _pair() -> Func:
+    """`[token_id, balance]` of a token balance row."""
+    return Func(F("token_id"), F("balance"), template="ARRAY[%(expressions)s]", output_field=_BIGINT_PAIR)
+
+
+_BIGINT_PAIR = ArrayField(BigIntegerField(), size=2)
+
+
+def token_balances(pairs: list[list[int]]) -> list[dict]:
+    return [{"token_id": token_id, "balance": balance} for token_id, balance in pairs]
+
+
+def snapshot_token_balance_pairs(
+    account: int | OuterRef, lower: int, snapshot: int, descending: bool, limit: int
+) -> QuerySet:
+    """The account's first `limit` token balances by token id as of the snapshot (each
+    token's latest row from `lower` up to it), as `[token_id, balance]` pairs."""
     # The account is a one-value range, not an equality: with `account_id = x` PostgreSQL 18
     # costs both indexes as skip scans over every token id (the pkey skipping `token_id`
     # to reach the timestamps, `(token_id, account_id, ...)` skipping to the account) and
     # may pick the token-led one, which probes every token of the ledger. With a range
     # the pkey's order (account, token, timestamp) is the requested one and its read is
     # the account's few rows.
-    order = "desc" if descending else "asc"
-    return _token_balances(
-        "select a.account_id, t.token_id, t.balance from unnest(%s::bigint[]) as a(account_id)"
-        " cross join lateral (select distinct on (account_id, token_id) token_id, balance from token_balance"
-        "  where account_id >= a.account_id and account_id <= a.account_id"
-        "  and consensus_timestamp >= %s and consensus_timestamp <= %s"
-        f"  order by account_id {order}, token_id {order}, consensus_timestamp desc limit %s) t",
-        [account_ids, lower, snapshot, limit],
-    ) if account_ids else {}
-
-
-def _token_balances(sql: str, params: list) -> dict[int, list[dict]]:
-    tokens: dict[int, list[dict]] = {}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        for account_id, token_id, balance in cursor.fetchall():
-            tokens.setdefault(account_id, []).append({"token_id": token_id, "balance": balance})
-    return tokens
+    order = "-" if descending else ""
+    return (
+        TokenBalance.objects.filter(
+            account_id__gte=account,
+            account_id__lte=account,
+            consensus_timestamp__gte=lower,
+            consensus_timestamp__lte=snapshot,
+        )
+        .order_by(f"{order}account_id", f"{order}token_id", "-consensus_timestamp")
+        .distinct("account_id", "token_id")
+        .values_list(_pair(), flat=True)[:limit]
+    )
 
 
 def _first_day_of_month(nanos: int, *, months_back: int = 0) -> int:
@@ -457,17 +490,18 @@ def account_list(*, criteria: AccountListFilter) -> list[dict]:
     for comparison in criteria.public_keys:
         entities = apply_comparisons(entities, "public_key", [comparison])
     descending = criteria.order == "desc"
-    rows = list(entities.order_by("-id" if descending else "id").values(*ACCOUNT_COLUMNS)[: criteria.limit])
-    ids = [row["id"] for row in rows]
-    stakes = {stake["id"]: stake for stake in EntityStake.objects.filter(id__in=ids).values()} if ids else {}
-    tokens = {}
+    columns = {}
     if criteria.include_balance:
         token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]
-        tokens = _current_token_balances(ids, descending, token_limit)
+        columns["tokens"] = token_balance_pairs(descending, token_limit)
+    entities = entities.order_by("-id" if descending else "id").values(*ACCOUNT_COLUMNS, **columns)
+    rows = list(entities[: criteria.limit])
+    ids = [row["id"] for row in rows]
+    stakes = {stake["id"]: stake for stake in EntityStake.objects.filter(id__in=ids).values()} if ids else {}
     for row in rows:
         row["pending_reward"] = pending_reward(row, stakes.get(row["id"]))
         if criteria.include_balance:
-            row["tokens"] = tokens.get(row["id"], [])
+            row["tokens"] = token_balances(row["tokens"])
         else:
             del row["balance"], row["balance_timestamp"]
     return rows
@@ -513,8 +547,8 @@ def account_get(*, account_id: int, timestamps: Sequence[Comparison] = (), now: 
             )
             # An account the snapshots do not hold yet had nothing.
             row["balance"], row["balance_timestamp"] = balance or 0, snapshot
-            row["tokens"] = _snapshot_token_balances([account_id], lower, snapshot, False, token_limit).get(
-                account_id, []
+            row["tokens"] = token_balances(
+                snapshot_token_balance_pairs(account_id, lower, snapshot, False, token_limit)
             )
     row["pending_reward"] = pending_reward(row, stake)
     return row

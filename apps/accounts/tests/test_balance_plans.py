@@ -42,7 +42,7 @@ def many_tokens():
 
 
 def token_balance_plan(read) -> str:
-    return plans_of(read, reading="from token_balance")
+    return plans_of(read, reading='FROM "token_balance"')
 
 
 def reads_only_the_accounts_rows(plan: str) -> bool:

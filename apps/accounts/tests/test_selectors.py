@@ -108,6 +108,12 @@ def test_token_balances_per_account_are_limited(entities):
     assert balances(accounts=at(("eq", 5)), order="asc") == [(5, 500, NOW - 9, [(100, 11)])]
 
 
+def test_a_page_of_current_balances_is_one_statement_with_its_token_balances(entities, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        rows = balance_list(criteria=BalanceListFilter(accounts=at(("eq", 5))), now=NOW)
+    assert [row["tokens"] for row in rows] == [[{"token_id": 102, "balance": 13}, {"token_id": 100, "balance": 11}]]
+
+
 def test_accounts_by_evm_address_and_alias(entities):
     assert balances(accounts=[Comparison("eq", EvmAddress(EVM_ADDRESS))]) == [(8, 800, None, [])]
     assert balances(accounts=[Comparison("eq", AccountAlias(b"\x01\x02\x03"))]) == [(8, 800, None, [])]
@@ -195,6 +201,14 @@ def test_snapshot_balances_of_public_key_accounts(snapshots, entities):
         (5, 55, S2, [(101, 2), (100, 10)]),
     ]
     assert balances(timestamps=at(("eq", S2)), public_keys=["cd" * 32]) == []
+
+
+def test_a_snapshot_page_is_its_snapshot_then_one_statement_with_its_token_balances(
+    snapshots, django_assert_num_queries
+):
+    with django_assert_num_queries(2):
+        rows = balance_list(criteria=BalanceListFilter(timestamps=at(("eq", S2)), accounts=at(("eq", 5))), now=NOW)
+    assert [row["tokens"] for row in rows] == [[{"token_id": 101, "balance": 2}, {"token_id": 100, "balance": 10}]]
 
 
 def test_no_snapshot_no_balances(snapshots):

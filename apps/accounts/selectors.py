@@ -645,7 +645,10 @@ def _newest_version(
 
 
 def account_exists(*, account_id: int) -> bool:
-    return Entity.objects.filter(id=account_id).exists()
+    return bool(_ENTITY_BY_ID.rows(account_id))
+
+
+_ENTITY_BY_ID = CompiledQuery(lambda entity_id: Entity.objects.filter(id=entity_id).values("id")[:1])
 
 
 def _entity_exists(entity_id: int) -> Exists:

@@ -14,6 +14,7 @@ from apps.accounts.models import Entity
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, EntityId, decode_entity_id, encode_entity_id, parse_entity_id
 from apps.common.compiled import CompiledQuery
+from apps.common.database import column_names
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
 from apps.contracts.models import Contract, ContractState, ContractStateChange
 from apps.transactions.selectors import TRANSACTION_CONSENSUS_RANGE_NS
@@ -184,7 +185,7 @@ def contract_get(*, contract: EntityId, timestamps: Sequence[Comparison] = ()) -
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
-        names = [column.name for column in cursor.description] if row else ()
+        names = column_names(cursor) if row else ()
     if row is None:
         return None
     contract = dict(zip(names, row))
@@ -357,7 +358,7 @@ _LOG_COLUMNS = (
 def contract_log_list(*, criteria: LogCriteria, contract_id: int | None = None) -> list[dict]:
     with connection.cursor() as cursor:
         cursor.execute(*contract_log_page_query(criteria=criteria, contract_id=contract_id))
-        columns = [column.name for column in cursor.description]
+        columns = column_names(cursor)
         return [dict(zip(columns, row)) for row in cursor.fetchall()]
 
 
@@ -530,7 +531,7 @@ class _Where:
 def _dict_rows(sql: str, params: Sequence = ()) -> list[dict]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        names = [column.name for column in cursor.description]
+        names = column_names(cursor)
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import connection
 
 from apps.common.codecs import MAX_LONG, MAX_NUM, MAX_REALM, MAX_SHARD, encode_entity_id
+from apps.common.database import column_names
 from apps.network.models import NetworkStake
 from apps.tokens.models import CustomFee, Token, TokenType
 from apps.topics.models import Topic
@@ -231,7 +232,7 @@ def network_nodes(*, criteria: NodeCriteria) -> list[dict]:
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        columns = [column.name for column in cursor.description]
+        columns = column_names(cursor)
         rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
     # JSON read as text: Django leaves decoding jsonb to its fields, which raw queries lack.
     for row in rows:

@@ -4,6 +4,7 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from apps.accounts.models import Entity
+from apps.common.database import column_names
 from apps.schedules.models import Schedule
 from apps.transactions.models import TransactionSignature
 
@@ -64,7 +65,7 @@ def schedule_get(*, schedule_id: int) -> dict | None:
     """One schedule as `with_entities_and_signatures` gives it, read in one statement."""
     with connection.cursor() as cursor:
         cursor.execute(_SCHEDULE_WITH_ENTITY_AND_SIGNATURES, [schedule_id])
-        names = [column.name for column in cursor.description]
+        names = column_names(cursor)
         row = cursor.fetchone()
     if row is None:
         return None

@@ -24,6 +24,7 @@ from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from apps.accounts.models import Entity, EntityType
 from apps.accounts.selectors import balance_snapshot_range, nft_deleted_or_burned
 from apps.common.compiled import CompiledQuery
+from apps.common.database import column_names
 from apps.common.filters import Comparison
 from apps.common.lookups import RangeLower
 from apps.tokens.models import Nft, Token
@@ -123,7 +124,7 @@ def _fetch(sql: str, params: list) -> tuple[list[str], list[tuple]]:
     """The column names and the rows."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return [column.name for column in cursor.description], cursor.fetchall()
+        return column_names(cursor), cursor.fetchall()
 
 
 def _fetch_dicts(sql: str, params: list) -> list[dict]:

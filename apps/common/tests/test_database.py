@@ -4,7 +4,7 @@ import pytest
 from django.db import OperationalError, connection
 from django.test import override_settings
 
-from apps.common.database import loads_json
+from apps.common.database import column_names, loads_json
 
 
 @pytest.fixture
@@ -70,3 +70,11 @@ def test_queries_read_json_with_it():
         (value,) = cursor.fetchone()
 
     assert value == [12345678901234567890123, 1, "x"]
+
+
+@pytest.mark.django_db
+def test_column_names_are_those_of_the_result():
+    with connection.cursor() as cursor:
+        cursor.execute('select 1 as one, 2 as "Two words", 3 as "ünïcode", 4')
+        assert column_names(cursor) == ["one", "Two words", "ünïcode", "?column?"]
+        assert column_names(cursor) == [column.name for column in cursor.description]

@@ -64,7 +64,7 @@ def column_names(cursor) -> list[str]:
     """The column names of the cursor's current result.
 
     `cursor.description` builds a psycopg `Column` per column, each looking up its type:
-    75 µs for a 53-column row, measured, where reading the names off the result takes 7.
+    87 µs for a 53-column row, measured, where reading the names off the result takes 16.
     """
     result = cursor.pgresult
     encoding = cursor.connection.info.encoding

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLResolver
 from django.urls.resolvers import RegexPattern, ResolverMatch, RoutePattern
 from rest_framework.routers import SimpleRouter
 

@@ -12,7 +12,6 @@ from apps.contracts.evm import throttle
 from apps.contracts.tests.evm_ledger import (
     BLOCKS,
     EOA,
-    EOA_ADDRESS,
     REVERTER,
     SECOND,
     STORAGE,

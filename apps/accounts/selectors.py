@@ -27,6 +27,7 @@ from django.db import connection
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.db.models import BigIntegerField, BooleanField, Exists, ExpressionWrapper, F, Func, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import Exact
 
@@ -322,7 +323,7 @@ def _current_balance_page(entities: QuerySet, descending: bool, limit: int, toke
     # files) between two accounts, which grows with the ledger.
     order = "-id" if descending else "id"
     first, *others = (
-        entities.filter(type=entity_type)
+        entities.filter(_entity_type_is(entity_type))
         .order_by(order)
         .values("id", "balance", "balance_timestamp", tokens=token_balance_pairs(descending, token_limit))[:limit]
         for entity_type in BALANCE_ENTITY_TYPES
@@ -331,6 +332,13 @@ def _current_balance_page(entities: QuerySet, descending: bool, limit: int, toke
 
 
 _CURRENT_BALANCES = CompiledQuery(_build_current_balances)
+
+
+def _entity_type_is(entity_type: EntityType) -> RawSQL:
+    """`type = '<entity_type>'` with the type written into the SQL. As a parameter, PostgreSQL's
+    generic plan cannot tell which `(type, id)` range a branch reads (many accounts, few
+    contracts), so with an id or balance range as well it planned every page anew."""
+    return RawSQL(f"\"entity\".\"type\" = '{EntityType(entity_type).value}'", (), output_field=BooleanField())
 
 
 def _matchable(comparisons: Sequence[Comparison]) -> list[Comparison] | None:

@@ -120,15 +120,15 @@ def unreleased_supply(*, lower: int | None = None, upper: int | None = None) -> 
     balance snapshots in [lower, upper], looking back no further than the first day of the
     month before `upper`'s (balance snapshots are partitioned by month)."""
     if lower is None and upper is None:
-        ranges, params = _unreleased_account_condition("id")
+        ranges, params = _unreleased_account_condition("id"), []
         sql = f"""
             select coalesce(sum(balance), 0), coalesce(max(balance_timestamp), 0)
             from entity where {ranges}
         """
     else:
         upper = MAX_LONG if upper is None else upper
-        ranges, params = _unreleased_account_condition("account_id")
-        params += [max(lower or 0, _first_day_of_previous_month(upper)), upper]
+        ranges = _unreleased_account_condition("account_id")
+        params = [max(lower or 0, _first_day_of_previous_month(upper)), upper]
         sql = f"""
             select coalesce(sum(balance), 0), coalesce(max(consensus_timestamp), 0)
             from (
@@ -144,12 +144,14 @@ def unreleased_supply(*, lower: int | None = None, upper: int | None = None) -> 
     return Supply(unreleased=int(unreleased), consensus_timestamp=timestamp)
 
 
-def _unreleased_account_condition(column: str) -> tuple[str, list[int]]:
+def _unreleased_account_condition(column: str) -> str:
+    """The unreleased accounts' ranges, written into the SQL: they are constants, and passed as
+    parameters they made PostgreSQL plan the statement anew on every request."""
     shard, realm = settings.MIRROR["SHARD"], settings.MIRROR["REALM"]
-    params = []
-    for first, last in UNRELEASED_SUPPLY_ACCOUNTS:
-        params += [encode_entity_id(shard, realm, first), encode_entity_id(shard, realm, last)]
-    return " or ".join([f"{column} between %s and %s"] * len(UNRELEASED_SUPPLY_ACCOUNTS)), params
+    return " or ".join(
+        f"{column} between {encode_entity_id(shard, realm, first):d} and {encode_entity_id(shard, realm, last):d}"
+        for first, last in UNRELEASED_SUPPLY_ACCOUNTS
+    )
 
 
 def _first_day_of_previous_month(nanos: int) -> int:

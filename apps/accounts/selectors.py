@@ -9,12 +9,11 @@ that snapshot's month (a month's first snapshot is complete, later ones hold
 changes only) up to it; token balances likewise from `token_balance`.
 
 Each page is one ordered, limited read of an index (`entity` primary key or
-`account_balance` primary key). A page of current balances carries its accounts'
-token balances in the same statement (a subquery per row reading at most
-`TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS` rows of the `token_account` primary key);
-a snapshot page's are one more query, a LATERAL read of the `token_balance`
-primary key per account (as a subquery of the DISTINCT ON page it would run for
-every balance row the page reads, not for each account it keeps).
+`account_balance` primary key) that carries its accounts' token balances in
+the same statement: an array subquery per row reading at most
+`TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS` rows of the `token_account` (current) or
+`token_balance` (snapshot) primary key. PostgreSQL evaluates a snapshot page's
+subquery above its DISTINCT ON, once per account kept, not per balance row read.
 """
 
 import datetime
@@ -132,7 +131,7 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
                 "account_id": row["id"],
                 "balance": row["balance"],
                 "consensus_timestamp": row["balance_timestamp"],
-                "tokens": token_balances(row["tokens"]),
+                "tokens": _token_balances(row["tokens"]),
             }
             for row in rows
         ]
@@ -158,7 +157,7 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
     )
     for row in rows:
         row["consensus_timestamp"] = snapshot
-        row["tokens"] = token_balances(row["tokens"])
+        row["tokens"] = _token_balances(row["tokens"])
     return rows
 
 
@@ -208,7 +207,7 @@ def _build_snapshot_balances(lower: int, snapshot: int, *values: int, shape) -> 
             "account_id",
             "balance",
             tokens=ArraySubquery(
-                snapshot_token_balance_pairs(OuterRef("account_id"), lower, snapshot, descending, token_limit)
+                _snapshot_token_balance_pairs(OuterRef("account_id"), lower, snapshot, descending, token_limit)
             ),
         )[:limit]
     )
@@ -325,7 +324,7 @@ def _current_balance_page(entities: QuerySet, descending: bool, limit: int, toke
     first, *others = (
         entities.filter(_entity_type_is(entity_type))
         .order_by(order)
-        .values("id", "balance", "balance_timestamp", tokens=token_balance_pairs(descending, token_limit))[:limit]
+        .values("id", "balance", "balance_timestamp", tokens=_token_balance_pairs(descending, token_limit))[:limit]
         for entity_type in BALANCE_ENTITY_TYPES
     )
     return first.union(*others, all=True).order_by(order)[:limit]
@@ -381,9 +380,9 @@ def _ids_with_public_keys(public_keys: Sequence[str]) -> list[int]:
     return list(entities.values_list("id", flat=True))
 
 
-def token_balance_pairs(descending: bool, limit: int) -> ArraySubquery:
+def _token_balance_pairs(descending: bool, limit: int) -> ArraySubquery:
     """The annotated entity's first `limit` associated token balances by token id, as
-    `[token_id, balance]` pairs (see `token_balances`)."""
+    `[token_id, balance]` pairs (see `_token_balances`)."""
     associated = TokenAccount.objects.filter(account_id=OuterRef("id"), associated=True)
     return ArraySubquery(associated.order_by("-token_id" if descending else "token_id").values_list(_pair())[:limit])
 
@@ -396,11 +395,11 @@ def _pair() -> Func:
 _BIGINT_PAIR = ArrayField(BigIntegerField(), size=2)
 
 
-def token_balances(pairs: list[list[int]]) -> list[dict]:
+def _token_balances(pairs: list[list[int]]) -> list[dict]:
     return [{"token_id": token_id, "balance": balance} for token_id, balance in pairs]
 
 
-def snapshot_token_balance_pairs(
+def _snapshot_token_balance_pairs(
     account: int | OuterRef, lower: int, snapshot: int, descending: bool, limit: int
 ) -> QuerySet:
     """The account's first `limit` token balances by token id as of the snapshot (each
@@ -501,7 +500,7 @@ def account_list(*, criteria: AccountListFilter) -> list[dict]:
     columns = {}
     if criteria.include_balance:
         token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]
-        columns["tokens"] = token_balance_pairs(descending, token_limit)
+        columns["tokens"] = _token_balance_pairs(descending, token_limit)
     entities = entities.order_by("-id" if descending else "id").values(*ACCOUNT_COLUMNS, **columns)
     rows = list(entities[: criteria.limit])
     ids = [row["id"] for row in rows]
@@ -509,7 +508,7 @@ def account_list(*, criteria: AccountListFilter) -> list[dict]:
     for row in rows:
         row["pending_reward"] = pending_reward(row, stakes.get(row["id"]))
         if criteria.include_balance:
-            row["tokens"] = token_balances(row["tokens"])
+            row["tokens"] = _token_balances(row["tokens"])
         else:
             del row["balance"], row["balance_timestamp"]
     return rows
@@ -555,8 +554,8 @@ def account_get(*, account_id: int, timestamps: Sequence[Comparison] = (), now: 
             )
             # An account the snapshots do not hold yet had nothing.
             row["balance"], row["balance_timestamp"] = balance or 0, snapshot
-            row["tokens"] = token_balances(
-                snapshot_token_balance_pairs(account_id, lower, snapshot, False, token_limit)
+            row["tokens"] = _token_balances(
+                _snapshot_token_balance_pairs(account_id, lower, snapshot, False, token_limit)
             )
     row["pending_reward"] = pending_reward(row, stake)
     return row

@@ -23,6 +23,7 @@ from django.core.handlers.exception import convert_exception_to_response
 from django.core.handlers.wsgi import WSGIHandler
 from django.http import HttpResponse
 from django.urls import get_resolver
+from django.utils.log import log_response
 from django.utils.module_loading import import_string
 
 from apps.common.api.routers import route_index
@@ -51,6 +52,16 @@ class _ApiMiddlewareChain(BaseHandler):
                 self._exception_middleware.append(middleware.process_exception)
             handler = convert_exception_to_response(middleware)
         self._middleware_chain = handler
+
+    def get_response(self, request):
+        # Django's first sets the thread's urlconf to ROOT_URLCONF (and `request_finished`
+        # unsets it): an asgiref thread-local write per request. An API request never names
+        # another urlconf, and an unset one already means ROOT_URLCONF.
+        response = self._middleware_chain(request)
+        response._resource_closers.append(request.close)
+        if response.status_code >= 400:
+            log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
+        return response
 
     def resolve_request(self, request):
         # One step through the flattened URLconf instead of Django's walk over its includes.

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q
 
 from apps.accounts.models import StakingRewardTransfer
 from apps.common.codecs import encode_entity_id
@@ -46,7 +45,6 @@ from apps.common.hapi import (
     transaction_type_id,
     transaction_type_name,
 )
-from apps.transactions.models import Transaction
 
 __all__ = (
     "CREDIT",
@@ -58,7 +56,6 @@ __all__ = (
     "TRANSACTION_TYPES",
     "TransactionListFilter",
     "TransactionLookup",
-    "attach_transfers",
     "result_name",
     "transaction_list",
     "transaction_page_timestamps",
@@ -354,13 +351,6 @@ _ROWS_WITH_TRANSFERS_SQL = {
     )
     for detail in (False, True)
 }
-# The lists alone, per timestamp of the page.
-_TRANSFERS_SQL = {
-    detail: _rows_with_lists_sql(
-        "select g.consensus_timestamp from page p, unnest(p.ts) g(consensus_timestamp)", detail
-    ).format(timestamps="%s")
-    for detail in (False, True)
-}
 
 
 def transactions_at(*, timestamps: Sequence[int], order: str = "asc", detail: bool = False) -> list[dict]:
@@ -390,18 +380,6 @@ def _rows_with_transfers(timestamps_sql: str, params: list, *, order: str, detai
     rows.sort(key=lambda row: row["consensus_timestamp"], reverse=order == "desc")
     _attach_staking_rewards(rows)
     return rows
-
-
-def attach_transfers(rows: list[dict], *, detail: bool = False) -> None:
-    """Adds the transfer lists to transaction rows read elsewhere (same keys as `transactions_at`)."""
-    if not rows:
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(_TRANSFERS_SQL[detail], [[row["consensus_timestamp"] for row in rows]])
-        lists = {timestamp: found_lists for timestamp, *found_lists in cursor.fetchall()}
-    for row in rows:
-        _set_lists(row, *lists[row["consensus_timestamp"]])
-    _attach_staking_rewards(rows)
 
 
 def _set_lists(row: dict, crypto: list | None, token: list | None, *fees: list | None) -> None:
@@ -474,7 +452,8 @@ class TransactionLookup:
 def transactions_by_id(
     *, payer: int, valid_start: int, nonce: int | None = None, scheduled: bool | None = None, now: int
 ) -> TransactionLookup:
-    """The transactions of one transaction id (payer, valid start), oldest first.
+    """The transactions of one transaction id (payer, valid start), oldest first, with their
+    lists (one statement, plus one for an atomic batch's inner transactions).
 
     Read within the window a transaction can reach consensus in after its valid
     start; a scheduled execution can come much later, so the window widens when
@@ -483,27 +462,21 @@ def transactions_by_id(
     transactions of an atomic batch follow the batch.
     """
     lower = valid_start - VALID_START_DRIFT_NS
-    conditions = _detail_conditions(nonce, scheduled)
-    rows = _rows_by_id(payer, valid_start, lower, valid_start + TRANSACTION_CONSENSUS_RANGE_NS, conditions)
+    rows = _rows_of_ids([(payer, valid_start, lower, valid_start + TRANSACTION_CONSENSUS_RANGE_NS)], nonce, scheduled)
     creates = [row for row in rows if _is_successful_schedule_create(row)]
     executed = any(row["scheduled"] for row in rows)
     if (scheduled is True and not rows) or (scheduled is None and creates and not executed):
-        rows = _rows_by_id(payer, valid_start, lower, lower + SCHEDULED_CONSENSUS_RANGE_NS, conditions)
+        rows = _rows_of_ids([(payer, valid_start, lower, lower + SCHEDULED_CONSENSUS_RANGE_NS)], nonce, scheduled)
         executed = any(row["scheduled"] for row in rows)
 
-    inner = [pair for row in rows for pair in _inner_transaction_ids(row)]
+    inner = [
+        (inner_payer, inner_start, inner_start - VALID_START_DRIFT_NS, inner_start + TRANSACTION_CONSENSUS_RANGE_NS)
+        for row in rows
+        for inner_payer, inner_start in _inner_transaction_ids(row)
+    ]
     if inner:
         known = {row["consensus_timestamp"] for row in rows}
-        window = Q()
-        for inner_payer, inner_start in inner:
-            window |= Q(
-                payer_account_id=inner_payer,
-                valid_start_ns=inner_start,
-                consensus_timestamp__gte=inner_start - VALID_START_DRIFT_NS,
-                consensus_timestamp__lte=inner_start + TRANSACTION_CONSENSUS_RANGE_NS,
-            )
-        more = Transaction.objects.filter(window, **conditions).values(*TRANSACTION_COLUMNS)
-        rows.extend(row for row in more if row["consensus_timestamp"] not in known)
+        rows.extend(row for row in _rows_of_ids(inner, nonce, scheduled) if row["consensus_timestamp"] not in known)
         rows.sort(key=lambda row: row["consensus_timestamp"])
 
     pending = (
@@ -511,87 +484,59 @@ def transactions_by_id(
         and not executed
         and any(row["consensus_timestamp"] + SCHEDULED_CONSENSUS_RANGE_NS > now for row in creates)
     )
-    attach_transfers(rows, detail=True)
     return TransactionLookup(rows, pending)
 
 
 def transactions_by_hash(
     *, transaction_hash: bytes, nonce: int | None = None, scheduled: bool | None = None
 ) -> TransactionLookup:
-    """The transactions whose 48-byte hash is `transaction_hash`, oldest first.
+    """The transactions whose 48-byte hash is `transaction_hash`, oldest first, with their
+    lists, in one statement.
 
     The transaction_hash table keeps the first 32 bytes in `hash` (the hash
-    index is on them) and the other 16 in `hash_suffix`. It is partitioned by
-    `mod(get_byte(hash, 0), 32)`: naming the partition spares probing the other 31. It is
-    named in the statement's text (one prepared statement per partition), where the generic
-    plan prunes the others; as a parameter, PostgreSQL planned every request anew.
+    index is on them) and the other 16 in `hash_suffix`; a payer it records must be the
+    transaction's. It is partitioned by `mod(get_byte(hash, 0), 32)`: naming the partition
+    spares probing the other 31. It is named in the statement's text (one prepared
+    statement per partition), where the generic plan prunes the others; as a parameter,
+    PostgreSQL planned every request anew.
     """
     partition = transaction_hash[0] % TRANSACTION_HASH_PARTITIONS
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "select consensus_timestamp, payer_account_id from transaction_hash"
-            f" where mod(get_byte(hash, 0), 32) = {partition} and substring(hash from 1 for 32) = %s"
-            " and hash || coalesce(hash_suffix, ''::bytea) = %s",
-            [transaction_hash[:32], transaction_hash],
-        )
-        found = cursor.fetchall()
-    if not found:
-        return TransactionLookup([])
-    timestamps = [timestamp for timestamp, _ in found]
-    rows = _ROWS_BY_TIMESTAMPS.rows(
-        *timestamps, *(() if nonce is None else (nonce,)), shape=(len(timestamps), nonce is not None, scheduled)
+    detail, params = _detail_conditions("t", nonce, scheduled)
+    timestamps = (
+        "array(select h.consensus_timestamp from transaction_hash h"
+        " join transaction t on t.consensus_timestamp = h.consensus_timestamp"
+        f" where mod(get_byte(h.hash, 0), 32) = {partition} and substring(h.hash from 1 for 32) = %s"
+        " and h.hash || coalesce(h.hash_suffix, ''::bytea) = %s"
+        f" and (h.payer_account_id is null or h.payer_account_id = t.payer_account_id){detail})"
     )
-    payers = {timestamp: payer for timestamp, payer in found}
-    rows = [row for row in rows if payers[row["consensus_timestamp"]] in (None, row["payer_account_id"])]
-    attach_transfers(rows, detail=True)
-    return TransactionLookup(rows)
+    return TransactionLookup(
+        _rows_with_transfers(timestamps, [transaction_hash[:32], transaction_hash, *params], order="asc", detail=True)
+    )
 
 
-def _detail_conditions(nonce: int | None, scheduled: bool | None) -> dict:
-    conditions = {}
+def _rows_of_ids(windows: Sequence[tuple[int, int, int, int]], nonce: int | None, scheduled: bool | None) -> list[dict]:
+    """The transactions, oldest first with their detail lists, of each transaction id
+    (payer, valid start) reaching consensus within its window (lower, upper), in one statement
+    (index transaction__transaction_id (valid_start_ns, payer_account_id))."""
+    ids = " or ".join(
+        ["(valid_start_ns = %s and payer_account_id = %s and consensus_timestamp between %s and %s)"] * len(windows)
+    )
+    detail, params = _detail_conditions("transaction", nonce, scheduled)
+    timestamps = f"array(select consensus_timestamp from transaction where ({ids}){detail})"
+    values = [value for payer, valid_start, lower, upper in windows for value in (valid_start, payer, lower, upper)]
+    return _rows_with_transfers(timestamps, [*values, *params], order="asc", detail=True)
+
+
+def _detail_conditions(alias: str, nonce: int | None, scheduled: bool | None) -> tuple[str, list]:
+    """The SQL (`and ...`) and parameters of the lookups' `nonce` and `scheduled` filters."""
+    sql, params = "", []
     if nonce is not None:
-        conditions["nonce"] = nonce
+        sql += f" and {alias}.nonce = %s"
+        params.append(nonce)
     if scheduled is not None:
-        conditions["scheduled"] = scheduled
-    return conditions
-
-
-def _rows_by_id(payer: int, valid_start: int, lower: int, upper: int, conditions: dict) -> list[dict]:
-    # Index transaction__transaction_id (valid_start_ns, payer_account_id).
-    nonce, scheduled = conditions.get("nonce"), conditions.get("scheduled")
-    values = (payer, valid_start, lower, upper) + (() if nonce is None else (nonce,))
-    return _ROWS_BY_ID.rows(*values, shape=(nonce is not None, scheduled))
-
-
-def _build_rows_by_id(payer, valid_start, lower, upper, *nonce, shape):
-    _, scheduled = shape
-    rows = Transaction.objects.filter(
-        valid_start_ns=valid_start,
-        payer_account_id=payer,
-        consensus_timestamp__gte=lower,
-        consensus_timestamp__lte=upper,
-    )
-    if nonce:
-        rows = rows.filter(nonce=nonce[0])
-    if scheduled is not None:
-        rows = rows.filter(scheduled=scheduled)
-    return rows.order_by("consensus_timestamp").values(*TRANSACTION_COLUMNS)
-
-
-_ROWS_BY_ID = CompiledQuery(_build_rows_by_id)
-
-
-def _build_rows_by_timestamps(*values, shape):
-    count, by_nonce, scheduled = shape
-    rows = Transaction.objects.filter(consensus_timestamp__in=values[:count])
-    if by_nonce:
-        rows = rows.filter(nonce=values[count])
-    if scheduled is not None:
-        rows = rows.filter(scheduled=scheduled)
-    return rows.order_by("consensus_timestamp").values(*TRANSACTION_COLUMNS)
-
-
-_ROWS_BY_TIMESTAMPS = CompiledQuery(_build_rows_by_timestamps)
+        sql += f" and {alias}.scheduled = %s"
+        params.append(scheduled)
+    return sql, params
 
 
 def _is_successful_schedule_create(row: dict) -> bool:

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.common.filters import Comparison
-from apps.transactions.selectors import TransactionListFilter, attach_transfers, transaction_list
+from apps.transactions.selectors import TransactionListFilter, transaction_list, transactions_at
 
 pytestmark = pytest.mark.django_db
 
@@ -123,9 +123,10 @@ def test_a_page_reads_each_transfer_table_once(many_transactions, criteria):
     assert all(node["Node Type"] != "Seq Scan" for found in reads.values() for node in found)
 
 
-def test_attached_lists_read_each_table_once(many_transactions):
-    rows = [{"consensus_timestamp": T + g * 1000} for g in range(100, 300, 2)]
-    plans = executed_plans(lambda: attach_transfers(rows, detail=True))
+def test_detail_lists_read_each_table_once(many_transactions):
+    timestamps = [T + g * 1000 for g in range(100, 300, 2)]
+    rows = transactions_at(timestamps=timestamps, detail=True)
+    plans = executed_plans(lambda: transactions_at(timestamps=timestamps, detail=True))
 
     lists = plans[0]
     assert per_row_nodes(lists) == []

@@ -64,6 +64,7 @@ __all__ = (
     "crypto_allowance_queryset",
     "entity_id_by_alias",
     "entity_id_by_evm_address",
+    "entity_queryset",
     "nft_deleted_or_burned",
     "pending_reward",
     "timestamp_range_is_empty",
@@ -656,6 +657,11 @@ def account_exists(*, account_id: int) -> bool:
 
 
 _ENTITY_BY_ID = CompiledQuery(lambda entity_id: Entity.objects.filter(id=entity_id).values("id")[:1])
+
+
+def entity_queryset(*, entity_id: int) -> QuerySet:
+    """The entity row of `entity_id` (none when it is unknown)."""
+    return Entity.objects.filter(id=entity_id)
 
 
 def _entity_exists(entity_id: int) -> Exists:

@@ -18,11 +18,16 @@ that narrows the queryset by them:
             return selectors.staking_reward_queryset(account_id=account_id)
 
 The scope's values must be integers, as every compiled value (see `compiled`).
+
+A list that answers 404 when the scope's parent row is missing (an account's rewards)
+names that row's queryset too (`scope_parent`): a compiled page then also tells whether
+the parent exists (`parent_exists`), in the same statement. An empty page would otherwise
+take a second round trip to tell "no rows" from "no parent".
 """
 
 from collections.abc import Callable
 
-from django.db.models import QuerySet
+from django.db.models import IntegerField, QuerySet, Value
 
 from apps.common.filtersets import ListFilterSet
 from apps.common.query import QueryParams
@@ -39,10 +44,14 @@ class ScopedPageFilterSet(ListFilterSet):
         request=None,
         scope: tuple[int, ...] = (),
         scoped: Callable[..., QuerySet] | None = None,
+        parent: Callable[..., QuerySet] | None = None,
     ):
         super().__init__(params, queryset, request=request)
         self.scope = scope
         self.scoped = scoped
+        self.parent = parent
+        # Whether the scope's parent row exists, when the page read told (see the module's doc).
+        self.parent_exists: bool | None = None
 
     def page_rows(self) -> list:
         self.validate()
@@ -52,12 +61,19 @@ class ScopedPageFilterSet(ListFilterSet):
             return list(self.qs[: self.limit_value])
         shape, values, marked = shaped
         count = len(self.scope)
-        return self._compiled_pages().rows(
+        rows = self._compiled_pages().rows(
             *self.scope,
             *values,
-            shape=shape,
+            shape=(shape, self.parent is not None),
             build=lambda *markers: self._scoped_page(markers[:count], marked(markers[count:])),
         )
+        if self.parent is not None:
+            # The page's rows, then one row of nulls when the parent exists (no row of a
+            # page is all nulls).
+            self.parent_exists = bool(rows) and all(value is None for value in rows[-1].values())
+            if self.parent_exists:
+                rows.pop()
+        return rows
 
     def _compilable(self) -> bool:
         # A keyset's bounds are worked out from the values themselves (`keyset.Bound`), so a
@@ -68,7 +84,13 @@ class ScopedPageFilterSet(ListFilterSet):
     def _scoped_page(self, scope_markers: tuple[int, ...], cleaned_data: dict) -> QuerySet:
         # Filters may read `self.queryset` (a subquery of the same rows), so it is the marked one too.
         self.queryset = self.scoped(*scope_markers)
-        return self._page_queryset(cleaned_data)
+        page = self._page_queryset(cleaned_data)
+        if self.parent is None:
+            return page
+        query = page.query
+        width = len(query.selected or (*query.extra_select, *query.values_select, *query.annotation_select))
+        nulls = {f"parent_{index}": Value(None, output_field=IntegerField()) for index in range(width)}
+        return page.union(self.parent(*scope_markers).values(**nulls), all=True)
 
 
 class ScopedPages:
@@ -83,9 +105,16 @@ class ScopedPages:
     def get_queryset(self):
         return self.scoped_queryset(*self.page_scope())
 
+    # The scope's parent row as a queryset, for a list that answers 404 without it.
+    scope_parent: Callable[..., QuerySet] | None = None
+
     def get_filterset(self, filterset_class):
         if not issubclass(filterset_class, ScopedPageFilterSet):
             return super().get_filterset(filterset_class)
         return filterset_class(
-            self.query_params(), request=self.request, scope=self.page_scope(), scoped=self.scoped_queryset
+            self.query_params(),
+            request=self.request,
+            scope=self.page_scope(),
+            scoped=self.scoped_queryset,
+            parent=self.scope_parent,
         )

@@ -124,14 +124,20 @@ class AccountPathMixin(ScopedPages):
     """Routes under `/accounts/{idOrAliasOrEvmAddress}/`, their pages compiled with the account as a parameter.
 
     A route that answers 404 for an unknown account (`check_account_exists`)
-    reads a page that is empty without the account's entity row, and looks the
-    account up only when its page is empty or its query is bad (the 404 comes first).
+    reads a page that is empty without the account's entity row; a compiled page
+    tells in the same statement whether the account exists (`scope_parent`), any
+    other page looks the account up when it is empty. A bad query looks it up too
+    (the 404 comes first).
     """
 
     check_account_exists = False
 
     def page_scope(self) -> tuple[int]:
         return (self.account_id(),)
+
+    @property
+    def scope_parent(self):
+        return _account_entity if self.check_account_exists else None
 
     def account_id(self) -> int:
         if not hasattr(self, "_account_id"):
@@ -146,13 +152,19 @@ class AccountPathMixin(ScopedPages):
         except InvalidArgument:
             self._require_account()
             raise
-        if not rows:
+        if filterset.parent_exists is False:
+            raise NotFound()
+        if not rows and filterset.parent_exists is None:
             self._require_account()
         return rows
 
     def _require_account(self) -> None:
         if not selectors.account_exists(account_id=self.account_id()):
             raise NotFound()
+
+
+def _account_entity(account_id: int):
+    return selectors.entity_queryset(entity_id=account_id)
 
 
 class AccountNftViewSet(AccountPathMixin, KeysetPagination, MirrorViewSet):

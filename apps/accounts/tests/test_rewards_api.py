@@ -101,6 +101,20 @@ def test_a_page_of_rewards_is_one_query(client, rewards, django_assert_num_queri
         assert amounts(client.get(URL)) == [30, 20, 10]
 
 
+def test_an_empty_page_and_an_unknown_account_are_one_query_each(client, rewards, django_assert_num_queries):
+    create_entity(1003)
+    with django_assert_num_queries(1):
+        assert amounts(client.get("/api/v1/accounts/0.0.1003/rewards")) == []
+    with django_assert_num_queries(1):
+        assert client.get("/api/v1/accounts/0.0.1002/rewards").status_code == 404
+
+
+def test_a_page_past_the_last_reward_is_empty(client, rewards):
+    response = client.get(f"{URL}?timestamp=gt:1.000000003")
+
+    assert response.json() == {"rewards": [], "links": {"next": None}}
+
+
 def test_an_unknown_account_is_not_found_before_its_query_is_checked(client, rewards):
     response = client.get("/api/v1/accounts/0.0.1002/rewards?timestamp=ne:1")
 

@@ -114,8 +114,13 @@ def test_a_page_of_tokens_is_one_query(client, relationships, django_assert_num_
         assert tokens(client.get(URL)) == ["0.0.3001", "0.0.3002", "0.0.3003"]
 
 
-def test_an_account_without_tokens_is_looked_up_after_its_empty_page(client, relationships, django_assert_num_queries):
+def test_an_account_without_tokens_is_told_from_an_unknown_one_in_the_page_query(
+    client, relationships, django_assert_num_queries
+):
     create_entity(1003)
 
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(1):
         assert client.get("/api/v1/accounts/0.0.1003/tokens").json() == {"tokens": [], "links": {"next": None}}
+    with django_assert_num_queries(1):
+        assert client.get("/api/v1/accounts/0.0.1002/tokens").status_code == 404
+

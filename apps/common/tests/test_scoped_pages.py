@@ -87,3 +87,30 @@ def test_a_bounded_keyset_column_is_built_per_request(messages):
     assert page("sequencenumber=lt:2", 8, MessageKeysetFilterSet) == [(8, 1)]
     assert page("limit=1", 8, MessageKeysetFilterSet) == [(8, 1)]
     assert len(statements) == 1
+
+
+def first_message_of(topic_id: int):
+    # Stands in for a parent row: present for topics 7 and 8 only.
+    return TopicMessage.objects.filter(topic_id=topic_id, sequence_number=1)
+
+
+@pytest.mark.parametrize(
+    ("query", "topic_id", "expected", "parent_exists"),
+    [
+        ("order=desc&limit=2", 7, [(7, 4), (7, 3)], True),
+        ("sequencenumber=gt:9", 8, [], True),
+        ("", 9, [], False),
+        ("memo=message 2", 8, [(8, 2)], None),  # built per request: the parent is not read
+    ],
+)
+def test_a_compiled_page_tells_whether_its_parent_exists(messages, query, topic_id, expected, parent_exists):
+    filterset = MessageFilterSet(
+        parse_query_string(query), scope=(topic_id,), scoped=messages_of, parent=first_message_of
+    )
+
+    with CaptureQueriesContext(connection) as queries:
+        rows = filterset.page_rows()
+
+    assert [(row["topic_id"], row["sequence_number"]) for row in rows] == expected
+    assert filterset.parent_exists is parent_exists
+    assert len(queries) == 1

@@ -12,10 +12,10 @@ A page of `/transactions` is one query of two steps, each bounded by the page si
    `entity_transaction` (its primary key). A credit/debit filter reads the two
    transfer tables only.
 2. the transaction rows at those timestamps (`transactions_at`) with their crypto
-   and token transfers, in one query (each transfer list aggregated as a JSON
-   array, and so are the assessed custom fees of a transaction looked up by
-   id); staking reward transfers (only for transactions debiting 0.0.800) take
-   one more query. Each table is read once for the whole page: its rows at the
+   and token transfers and staking reward transfers (listed only for transactions
+   debiting 0.0.800), in one query (each list aggregated as a JSON array, and so
+   are the assessed custom fees of a transaction looked up by id or hash). Each
+   table is read once for the whole page: its rows at the
    page's timestamps (`= any(page)`), bounded by the page's least and greatest
    timestamp, so the work follows the page size, not the table's.
 `transaction_list` nests step 1 in step 2 (`array(...)`): one round trip.
@@ -26,16 +26,13 @@ own page of timestamps.
 """
 
 import json
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
 
-from apps.accounts.models import StakingRewardTransfer
 from apps.common.codecs import encode_entity_id
-from apps.common.compiled import CompiledQuery
 from apps.common.filters import Comparison
 from apps.common.hapi import (
     RESULT_NAMES,
@@ -316,6 +313,11 @@ _LISTS = {
         " from page p join token_transfer k on k.consensus_timestamp = any(p.ts)"
         " and k.consensus_timestamp between p.lo and p.hi group by k.consensus_timestamp"
     ),
+    "reward": (
+        "select s.consensus_timestamp, json_agg(json_build_array(s.account_id, s.amount) order by s.account_id) as list"
+        " from page p join staking_reward_transfer s on s.consensus_timestamp = any(p.ts)"
+        " and s.consensus_timestamp between p.lo and p.hi group by s.consensus_timestamp"
+    ),
     "fee": (
         "select f.consensus_timestamp, json_agg(json_build_array(f.amount, f.collector_account_id,"
         " f.effective_payer_account_ids, f.token_id) order by f.collector_account_id, f.amount) as list"
@@ -333,7 +335,7 @@ def _rows_with_lists_sql(rows: str, detail: bool) -> str:
     planner, which cannot know the page's size, may pick a nested loop that aggregates a
     list again for each row. A list without a row of `rows` comes out as a row of nulls
     (skipped by the reader)."""
-    names = ("crypto", "token", "fee") if detail else ("crypto", "token")
+    names = ("crypto", "token", "reward", "fee") if detail else ("crypto", "token", "reward")
     columns = ", ".join(f"{name}.list" for name in names)
     joins = " ".join(
         f"full join ({_LISTS[name]}) {name} on {name}.consensus_timestamp = r.consensus_timestamp" for name in names
@@ -356,8 +358,7 @@ _ROWS_WITH_TRANSFERS_SQL = {
 def transactions_at(*, timestamps: Sequence[int], order: str = "asc", detail: bool = False) -> list[dict]:
     """The transactions at `timestamps`, ordered by consensus timestamp, each with
     `crypto_transfers`, `token_transfers`, `staking_reward_transfers` and (when
-    `detail`) `assessed_custom_fees`. One query reads the rows with their lists;
-    staking rewards take one more when a transaction pays any."""
+    `detail`) `assessed_custom_fees`, in one query."""
     if not timestamps:
         return []
     return _rows_with_transfers("%s", [list(timestamps)], order=order, detail=detail)
@@ -378,16 +379,24 @@ def _rows_with_transfers(timestamps_sql: str, params: list, *, order: str, detai
         _set_lists(row, *found_row[len(TRANSACTION_COLUMNS) :])
         rows.append(row)
     rows.sort(key=lambda row: row["consensus_timestamp"], reverse=order == "desc")
-    _attach_staking_rewards(rows)
     return rows
 
 
-def _set_lists(row: dict, crypto: list | None, token: list | None, *fees: list | None) -> None:
+def _set_lists(
+    row: dict, crypto: list | None, token: list | None, rewards: list | None, *fees: list | None
+) -> None:
     """The lists as the rows keep them; `fees` (one list or none) only for a detail."""
     timestamp = row["consensus_timestamp"]
     row["crypto_transfers"] = [
         {"consensus_timestamp": timestamp, "entity_id": entity_id, "amount": amount, "is_approval": is_approval}
         for entity_id, amount, is_approval in crypto or ()
+    ]
+    # Staking rewards are paid from 0.0.800: only a transaction that debits it lists any.
+    reward_account = _staking_reward_account()
+    pays_rewards = rewards and any(transfer[0] == reward_account for transfer in crypto or ())
+    row["staking_reward_transfers"] = [
+        {"consensus_timestamp": timestamp, "account_id": account_id, "amount": amount}
+        for account_id, amount in (rewards if pays_rewards else ())
     ]
     row["token_transfers"] = [
         {
@@ -412,31 +421,8 @@ def _set_lists(row: dict, crypto: list | None, token: list | None, *fees: list |
         ]
 
 
-def _attach_staking_rewards(rows: list[dict]) -> None:
-    # Staking rewards are paid from 0.0.800: only transactions that debit it have any.
-    reward_account = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], STAKING_REWARD_ACCOUNT_NUM)
-    rewarding = [
-        row["consensus_timestamp"]
-        for row in rows
-        if any(transfer["entity_id"] == reward_account for transfer in row["crypto_transfers"])
-    ]
-    rewards = _grouped(_STAKING_REWARDS.rows(*rewarding)) if rewarding else {}
-    for row in rows:
-        row["staking_reward_transfers"] = rewards.get(row["consensus_timestamp"], [])
-
-
-_STAKING_REWARDS = CompiledQuery(
-    lambda *timestamps: StakingRewardTransfer.objects.filter(consensus_timestamp__in=timestamps)
-    .order_by("consensus_timestamp", "account_id")
-    .values("consensus_timestamp", "account_id", "amount")
-)
-
-
-def _grouped(rows: Iterable[dict]) -> dict[int, list[dict]]:
-    grouped = defaultdict(list)
-    for row in rows:
-        grouped[row["consensus_timestamp"]].append(row)
-    return grouped
+def _staking_reward_account() -> int:
+    return encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], STAKING_REWARD_ACCOUNT_NUM)
 
 
 # --- One transaction by id or hash ------------------------------------------------------------

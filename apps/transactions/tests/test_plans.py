@@ -21,7 +21,7 @@ T = 1_700_000_000_000_000_000
 ROWS = 20_000
 PAYERS = 500
 FIRST_PAYER = 8001
-TRANSFER_TABLES = {"crypto_transfer", "token_transfer", "assessed_custom_fee"}
+TRANSFER_TABLES = {"crypto_transfer", "token_transfer", "staking_reward_transfer", "assessed_custom_fee"}
 
 
 @pytest.fixture

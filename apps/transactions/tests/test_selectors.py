@@ -182,14 +182,15 @@ def test_transactions_at_orders_and_skips_missing(ledger):
     assert transactions_at(timestamps=[]) == []
 
 
-def test_staking_rewards_only_with_a_debit_of_the_reward_account():
+def test_staking_rewards_only_with_a_debit_of_the_reward_account(django_assert_num_queries):
     paid = create_transaction(T + 1, 8)
     create_crypto_transfers(paid, (800, -50), (8, 50))
     create_staking_reward(paid, 8, 50)
     unpaid = create_transaction(T + 2, 9)
     create_staking_reward(unpaid, 9, 70)
 
-    rows = transactions_at(timestamps=[T + 1, T + 2])
+    with django_assert_num_queries(1):
+        rows = transactions_at(timestamps=[T + 1, T + 2])
 
     assert [r["staking_reward_transfers"] for r in rows] == [
         [{"consensus_timestamp": T + 1, "account_id": 8, "amount": 50}],

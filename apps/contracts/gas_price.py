@@ -7,8 +7,9 @@ The upstream keeps one price per hour: the files as of the first result of an
 hour it prices, their current or next schedule and rate as of the hour's start.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 from django.conf import settings
 
@@ -69,8 +70,16 @@ def _gas_price_at(reference: int, *, files_at: int) -> int | None:
 
 
 def _latest_parsed(num: int, at: int, parse: Callable[[bytes], _Scheduled]) -> _Scheduled | None:
+    """The newest of the file's last `_VERSIONS_TRIED` versions that parses. The newest
+    nearly always does: it is read alone first."""
     file_id = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], num)
-    for content in file_versions(file_id=file_id, at=at, count=_VERSIONS_TRIED):
+    newest = file_versions(file_id=file_id, at=at, count=1)
+
+    def older() -> Iterator[bytes]:
+        if newest:
+            yield from file_versions(file_id=file_id, at=at, count=_VERSIONS_TRIED)[1:]
+
+    for content in chain(newest, older()):
         try:
             return parse(content)
         except ValueError:

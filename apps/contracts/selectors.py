@@ -760,23 +760,35 @@ def _user_file_content(file_id: int | None) -> bytes | None:
     """The latest content of a user file."""
     if file_id is None or decode_entity_id(file_id).num < _FIRST_USER_FILE_NUM:
         return None
-    versions = file_versions(file_id=file_id)
+    versions = file_versions(file_id=file_id, count=1)
     return versions[0] if versions else None
 
 
 def file_versions(*, file_id: int, at: int | None = None, count: int | None = None) -> list[bytes]:
-    """The contents a file had up to `at` (every time when None), newest first: each create or
-    non-empty update starts a version, the appends after it complete it."""
+    """The latest `count` contents (every one when None) a file had up to `at` (the end of
+    time when None), newest first: each create or non-empty update starts a version, the
+    appends after it complete it.
+
+    Only the rows of those versions are read: from the `count`-th latest start on, found
+    backwards along `file_data__id_timestamp`. A system file changes for the life of the
+    network (the exchange rates every hour), so reading its whole history would cost more
+    with every version."""
     where = _Where()
     where.add("entity_id = %s", file_id)
     if at is not None:
         where.add("consensus_timestamp <= %s", at)
-    rows = _dict_rows(
-        f"select file_data, transaction_type from file_data where {where.sql} order by consensus_timestamp",
-        where.params,
-    )
+    sql = f"select file_data, transaction_type from file_data where {where.sql}"
+    params = where.params
+    if count is not None:
+        sql += (
+            " and consensus_timestamp >= coalesce((select consensus_timestamp from file_data"
+            f" where {where.sql} and (transaction_type = {_FILE_CREATE}"
+            f" or (transaction_type = {_FILE_UPDATE} and length(file_data) > 0))"
+            " order by consensus_timestamp desc offset %s limit 1), 0)"
+        )
+        params = [*params, *where.params, count - 1]
     versions: list[bytes] = []
-    for row in rows:
+    for row in _dict_rows(f"{sql} order by consensus_timestamp", params):
         data = bytes(row["file_data"] or b"")
         if row["transaction_type"] == _FILE_CREATE or (row["transaction_type"] == _FILE_UPDATE and data):
             versions.append(data)

@@ -142,7 +142,9 @@ def test_the_latest_versions_read_only_their_own_rows():
         plan = cursor.fetchone()[0][0]["Plan"]
 
     def file_data_rows_read(node: dict) -> int:
-        own = node["Actual Rows"] + node.get("Rows Removed by Filter", 0) if node.get("Relation Name") == "file_data" else 0
+        own = 0
+        if node.get("Relation Name") == "file_data":
+            own = node["Actual Rows"] + node.get("Rows Removed by Filter", 0)
         return own + sum(file_data_rows_read(child) for child in node.get("Plans", ()))
 
     # The two versions' four rows, and backwards from the newest to the second start.

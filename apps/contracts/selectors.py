@@ -701,16 +701,14 @@ def contract_result_details(
     and the non-migration changes of the contracts the transaction touched, or without
     `state_contract_id` every non-migration change. None when the transaction produced no result."""
     timestamp, ids = transaction.consensus_timestamp, transaction.contract_ids
-    results = _dict_rows(
-        f"select {_RESULT_COLUMNS} from contract_result cr left join entity e on e.id = cr.contract_id"
-        " where cr.consensus_timestamp = %s and cr.contract_id = any(%s::bigint[]) limit 1",
-        [timestamp, ids],
-    )
+    results = _dict_rows(_RESULT_DETAIL_SQL, [timestamp, ids])
     if not results:
         return None
     result = results[0]
-    attach_ethereum_transactions([result])
-    attach_blocks([result])
+    ethereum = {column: result.pop(f"ethereum_{column}") for column in _ETHEREUM_COLUMNS}
+    block = {column: result.pop(f"block_{column}") for column in _BLOCK_COLUMNS}
+    result["ethereum"] = None if ethereum["consensus_timestamp"] is None else _with_call_data(result, ethereum)
+    result["block"] = None if block["hash"] is None else block
     result["logs"] = _dict_rows(
         "select cl.bloom, cl.contract_id, cl.data, cl.index, cl.topic0, cl.topic1, cl.topic2, cl.topic3,"
         " e.evm_address from contract_log cl left join entity e on e.id = cl.contract_id"
@@ -731,29 +729,56 @@ def contract_result_details(
     return result
 
 
+_ETHEREUM_COLUMNS = (
+    "access_list", "authorization_list", "call_data", "call_data_id", "chain_id", "consensus_timestamp",
+    "gas_limit", "gas_price", "max_fee_per_gas", "max_priority_fee_per_gas", "nonce", "payer_account_id",
+    "recovery_id", "signature_r", "signature_s", "signature_v", "to_address", "type", "value",
+)
+_BLOCK_COLUMNS = ("gas_used", "hash", "index")
+# The record file holding a result: one probe of the record_file primary key (consensus_end).
+_BLOCK_OF = (
+    "(select gas_used, hash, index from record_file where consensus_end >= {timestamp}"
+    " order by consensus_end limit 1)"
+)
+# One result with its Ethereum transaction (the one its payer sent at its timestamp) and its
+# block, in one statement; columns of those two are prefixed `ethereum_` and `block_`.
+_RESULT_DETAIL_SQL = (
+    f"select {_RESULT_COLUMNS}, {', '.join(f'et.{column} as ethereum_{column}' for column in _ETHEREUM_COLUMNS)},"
+    f" {', '.join(f'rf.{column} as block_{column}' for column in _BLOCK_COLUMNS)}"
+    " from contract_result cr left join entity e on e.id = cr.contract_id"
+    " left join ethereum_transaction et"
+    " on et.consensus_timestamp = cr.consensus_timestamp and et.payer_account_id = cr.payer_account_id"
+    f" left join lateral {_BLOCK_OF.format(timestamp='cr.consensus_timestamp')} rf on true"
+    " where cr.consensus_timestamp = %s and cr.contract_id = any(%s::bigint[]) limit 1"
+)
+
+
 def attach_ethereum_transactions(rows: list[dict]) -> None:
     """Sets `ethereum` on each result: its Ethereum transaction (with call data read from its file
     when the call data was too large to keep inline), or None."""
     if not rows:
         return
     found = _dict_rows(
-        "select access_list, authorization_list, call_data, call_data_id, chain_id, consensus_timestamp,"
-        " gas_limit, gas_price, max_fee_per_gas, max_priority_fee_per_gas, nonce, payer_account_id,"
-        " recovery_id, signature_r, signature_s, signature_v, to_address, type, value"
-        " from ethereum_transaction where consensus_timestamp = any(%s::bigint[])",
+        f"select {', '.join(_ETHEREUM_COLUMNS)} from ethereum_transaction"
+        " where consensus_timestamp = any(%s::bigint[])",
         [[row["consensus_timestamp"] for row in rows]],
     )
-    for eth in found:
-        # The cursor reads jsonb as text.
-        for name in ("access_list", "authorization_list"):
-            if isinstance(eth[name], str):
-                eth[name] = json.loads(eth[name])
     by_key = {(eth["consensus_timestamp"], eth["payer_account_id"]): eth for eth in found}
     for row in rows:
         eth = by_key.get((row["consensus_timestamp"], row["payer_account_id"]))
-        if eth is not None and not row["function_parameters"] and not eth["call_data"]:
-            eth["call_data_file"] = _user_file_content(eth["call_data_id"])
-        row["ethereum"] = eth
+        row["ethereum"] = None if eth is None else _with_call_data(row, eth)
+
+
+def _with_call_data(result: dict, eth: dict) -> dict:
+    """The Ethereum transaction of `result` as the serializers read it: its JSON lists parsed and,
+    when its call data was too large to keep inline, the call data read from its file."""
+    # The cursor reads jsonb as text.
+    for name in ("access_list", "authorization_list"):
+        if isinstance(eth[name], str):
+            eth[name] = json.loads(eth[name])
+    if not result["function_parameters"] and not eth["call_data"]:
+        eth["call_data_file"] = _user_file_content(eth["call_data_id"])
+    return eth
 
 
 def _user_file_content(file_id: int | None) -> bytes | None:
@@ -801,11 +826,9 @@ def attach_blocks(rows: list[dict]) -> None:
     """Sets `block` on each result: the record file holding its timestamp, or None."""
     if not rows:
         return
-    # One probe of the record_file primary key (consensus_end) per distinct timestamp.
     found = _dict_rows(
         "select t.timestamp, r.gas_used, r.hash, r.index from unnest(%s::bigint[]) t(timestamp)"
-        " cross join lateral (select gas_used, hash, index from record_file"
-        " where consensus_end >= t.timestamp order by consensus_end limit 1) r",
+        f" cross join lateral {_BLOCK_OF.format(timestamp='t.timestamp')} r",
         [sorted({row["consensus_timestamp"] for row in rows})],
     )
     blocks = {block.pop("timestamp"): block for block in found}

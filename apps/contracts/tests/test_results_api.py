@@ -420,6 +420,20 @@ def test_result_at_a_timestamp_has_logs_and_state_changes(client, contract):
     ]
 
 
+def test_result_at_a_timestamp_reads_its_ethereum_transaction_and_block_with_it(
+    client, contract, django_assert_num_queries
+):
+    create_record_files(record_file(17, T + 5))
+    result = create_result(T, CONTRACT)
+    create_ethereum_transaction(result, type=2)
+
+    # The contract transaction; the result with its Ethereum transaction and block; logs; state changes.
+    with django_assert_num_queries(4):
+        body = client.get(f"/api/v1/contracts/{CONTRACT}/results/{ts(T)}").json()
+
+    assert (body["block_number"], body["type"], body["hash"]) == (17, 2, "0x" + eth_hash(T).hex())
+
+
 def test_result_without_call_result_is_partial_content(client, contract):
     create_result(T, CONTRACT, call_result=None)
     response = client.get(f"/api/v1/contracts/{CONTRACT}/results/{ts(T)}")

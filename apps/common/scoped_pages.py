@@ -68,8 +68,9 @@ class ScopedPageFilterSet(ListFilterSet):
             build=lambda *markers: self._scoped_page(markers[:count], marked(markers[count:])),
         )
         if self.parent is not None:
-            # The page's rows, then one row of nulls when the parent exists (no row of a
-            # page is all nulls).
+            # The page's rows, then one row of nulls when the parent exists: UNION ALL of a
+            # statement this small is a plain Append, which returns its branches in turn
+            # (and no row of a page is all nulls).
             self.parent_exists = bool(rows) and all(value is None for value in rows[-1].values())
             if self.parent_exists:
                 rows.pop()

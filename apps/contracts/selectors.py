@@ -809,9 +809,10 @@ def file_versions(*, file_id: int, at: int | None = None, count: int | None = No
             " and consensus_timestamp >= coalesce((select consensus_timestamp from file_data"
             f" where {where.sql} and (transaction_type = {_FILE_CREATE}"
             f" or (transaction_type = {_FILE_UPDATE} and length(file_data) > 0))"
-            " order by consensus_timestamp desc offset %s limit 1), 0)"
+            # Written into the SQL: a generic plan cannot know an offset parameter.
+            f" order by consensus_timestamp desc offset {int(count) - 1} limit 1), 0)"
         )
-        params = [*params, *where.params, count - 1]
+        params = [*params, *where.params]
     versions: list[bytes] = []
     for row in _dict_rows(f"{sql} order by consensus_timestamp", params):
         data = bytes(row["file_data"] or b"")

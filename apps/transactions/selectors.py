@@ -391,9 +391,8 @@ def _set_lists(
         {"consensus_timestamp": timestamp, "entity_id": entity_id, "amount": amount, "is_approval": is_approval}
         for entity_id, amount, is_approval in crypto or ()
     ]
-    # Staking rewards are paid from 0.0.800: only a transaction that debits it lists any.
-    reward_account = _staking_reward_account()
-    pays_rewards = rewards and any(transfer[0] == reward_account for transfer in crypto or ())
+    # Staking rewards are paid from 0.0.800: only a transaction with a transfer of it lists any.
+    pays_rewards = rewards and _staking_reward_account() in (transfer[0] for transfer in crypto or ())
     row["staking_reward_transfers"] = [
         {"consensus_timestamp": timestamp, "account_id": account_id, "amount": amount}
         for account_id, amount in (rewards if pays_rewards else ())

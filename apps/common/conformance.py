@@ -18,17 +18,30 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.handlers.wsgi import WSGIRequest
 from django.db import transaction
+from django.http import HttpResponse
 from django.test import Client, override_settings
 from django.test.client import ClientHandler
 
-from apps.common import clock
+from apps.common import clock, list_cache
 from apps.common.fixtures import load_rows
 from apps.common.handlers import ApiMiddlewareSplit
 
 class MirrorClientHandler(ApiMiddlewareSplit, ClientHandler):
-    """The test client's handler with the server's request path: `/api/` requests take the
-    API middleware chain (apps/common/handlers.py). The test suite's clients use it too."""
+    """The test client's handler with the server's request path: kept list answers are
+    served first, `/api/` requests take the API middleware chain (apps/common/handlers.py).
+    The test suite's clients use it too."""
+
+    def __call__(self, environ):
+        if (kept := list_cache.cached_answer(environ)) is not None:
+            status, headers, body = kept
+            response = HttpResponse(body, status=int(status[:3]), headers=dict(headers))
+            response.wsgi_request = WSGIRequest(environ)
+            return response
+        response = super().__call__(environ)
+        list_cache.keep(environ, response)
+        return response
 
 
 def mirror_client(**defaults) -> Client:

@@ -6,7 +6,8 @@ the outage page), yet each layer still costs a call and an exception wrapper on 
 request. `settings.API_MIDDLEWARE`, an ordered subset of MIDDLEWARE, is the chain an `/api/`
 request takes instead: the answer is the same, without the layers that would not touch it.
 
-An API request is resolved through the flattened URLconf (`route_index`).
+An API request is resolved through the flattened URLconf (`route_index`). A list answer
+the list-route cache keeps is served before any of this (`apps.common.list_cache`).
 
 `MirrorWSGIHandler` is the server's application (`mirror.wsgi`); the tests' client and the
 conformance runner put the same split under Django's test client (`ApiMiddlewareSplit`), so
@@ -26,6 +27,7 @@ from django.urls import get_resolver
 from django.utils.log import log_response
 from django.utils.module_loading import import_string
 
+from apps.common import list_cache
 from apps.common.api.routers import route_index
 from apps.common.middleware import API_PREFIX
 
@@ -86,9 +88,14 @@ class ApiMiddlewareSplit:
 
 class MirrorWSGIHandler(ApiMiddlewareSplit, WSGIHandler):
     def __call__(self, environ, start_response):
+        if (kept := list_cache.cached_answer(environ)) is not None:
+            status, headers, body = kept
+            start_response(status, headers)
+            return [body]
         response = super().__call__(environ, start_response)
         if not isinstance(response, HttpResponse):
             return response  # streamed
+        list_cache.keep(environ, response)
         # A whole body goes back as a list, which the server writes in one call: handed the
         # response itself, it iterates it, taking the interpreter lock again for each step,
         # which measured a fifth of a worker's CPU under load. The body is complete, so the

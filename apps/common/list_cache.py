@@ -16,27 +16,50 @@ A list viewset opts in on `MirrorViewSet` (see `list_cache` there):
 (environment `MIRROR_LIST_CACHE_TTL=tokens=5,accounts=0`) maps a route's
 `results_key` to seconds and overrides the viewset, 0 turning it off.
 
-The key is the normalized request: the path, the query as the service reads it
-(names lower-cased, values in their order, which `links.next` repeats) and the
-caller's page-size maximum (Basic-auth users may have their own). The answer is
-stored rendered, with its headers, in the `lists` cache of `settings.CACHES`:
-local memory per process by default, Redis shared by all processes when
-`MIRROR_REDIS_URL` is set.
+The answer is kept whole, as the server sent it: status, every header the view and
+the middleware set, body. It is served again at the door of the application, before
+Django builds a request, resolves a route or runs middleware (`MirrorWSGIHandler`,
+and the test suite's client): a kept answer costs the server little more than its
+bytes. So the key is the request as it arrives, not as the service reads it: the
+path, the query string as written, and the two headers that change an answer
+(`Authorization`: a Basic-auth user's page-size maximum or a 401; `Host`: a 400 when
+not allowed). A query written another way is read once more and kept under its own
+key. A request whose headers the service refuses as too large (431) never takes the
+shortcut.
+
+Only paths that a list answer was kept for in this process are looked up, so single-id
+lookups never wait on the cache (with Redis, a round trip). The answers live in the
+`lists` cache of `settings.CACHES`: local memory per process by default, Redis shared
+by all processes when `MIRROR_REDIS_URL` is set.
 """
 
 import hashlib
 import re
+from dataclasses import dataclass
+from time import perf_counter
 
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpResponse
 
-from apps.common.query import QueryParams
+from apps.common import observability
+from apps.common.middleware import oversize_error
 
 CACHE_ALIAS = "lists"
-# What a stored answer keeps besides its body.
-_KEPT_HEADERS = ("Content-Type", "Cache-Control", "Link")
 _MAX_AGE = re.compile(r"max-age=(\d+)")
+# Paths a list answer was kept for, in this process; bounded, as a route opted in by
+# settings may have an id in its path.
+_cached_paths: set[str] = set()
+_MAX_CACHED_PATHS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class KeepFor:
+    """What a list view attaches to its answer (`response.keep_for`): how long to keep it
+    and the route template it answers, which the metrics of a kept answer are counted under."""
+
+    seconds: int
+    route: str
 
 
 def time_to_live(*, results_key: str, opted_in: bool | int, cache_control: str) -> int:
@@ -50,24 +73,44 @@ def time_to_live(*, results_key: str, opted_in: bool | int, cache_control: str) 
     return int(opted_in)
 
 
-def cache_key(*, path: str, params: QueryParams, limit_max: int | None) -> str:
-    normalized = repr((path, list(params.items()), limit_max))
-    return "list:" + hashlib.blake2b(normalized.encode(), digest_size=20).hexdigest()
-
-
-def cached_response(key: str) -> HttpResponse | None:
-    stored = caches[CACHE_ALIAS].get(key)
-    if stored is None:
+def cached_answer(environ: dict) -> tuple[str, list, bytes] | None:
+    """The kept answer to the request `environ` describes: (status line, headers, body)."""
+    if environ.get("PATH_INFO") not in _cached_paths or environ["REQUEST_METHOD"] != "GET":
         return None
-    body, headers = stored
-    return HttpResponse(body, headers=headers)
+    if oversize_error(environ) is not None:
+        return None
+    started = perf_counter()
+    kept = caches[CACHE_ALIAS].get(_key(environ))
+    if kept is None:
+        return None
+    status, headers, body, route = kept
+    observability.observe("GET", route, int(status[:3]), perf_counter() - started, len(body))
+    return status, headers, body
 
 
-def store(key: str, response, ttl: int) -> None:
-    """Keeps a rendered answer (`response.render()` first for a DRF Response)."""
-    headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
-    caches[CACHE_ALIAS].set(key, (response.content, headers), ttl)
+def keep(environ: dict, response: HttpResponse) -> None:
+    """Keeps `response` (rendered, through every middleware) when its view asked for it."""
+    keep_for: KeepFor | None = getattr(response, "keep_for", None)
+    if keep_for is None or keep_for.seconds <= 0 or response.status_code != 200 or environ["REQUEST_METHOD"] != "GET":
+        return
+    status = f"{response.status_code} {response.reason_phrase}"
+    kept = (status, list(response.items()), response.content, keep_for.route)
+    caches[CACHE_ALIAS].set(_key(environ), kept, keep_for.seconds)
+    if len(_cached_paths) < _MAX_CACHED_PATHS:
+        _cached_paths.add(environ["PATH_INFO"])
 
 
 def clear() -> None:
     caches[CACHE_ALIAS].clear()
+
+
+def _key(environ: dict) -> str:
+    request = "\n".join(
+        (
+            environ["PATH_INFO"],
+            environ.get("QUERY_STRING", ""),
+            environ.get("HTTP_AUTHORIZATION", ""),
+            environ.get("HTTP_HOST", ""),
+        )
+    )
+    return "list:" + hashlib.blake2b(request.encode(), digest_size=20).hexdigest()

@@ -52,7 +52,8 @@ class MirrorApiMiddleware:
         if request.method == "OPTIONS":
             return _preflight_response(request)
         try:
-            _refuse_oversize(request)
+            if (error := oversize_error(request.META)) is not None:
+                raise error
             request.mirror_limit_max = _authenticated_limit(request.META.get("HTTP_AUTHORIZATION"))
         except MirrorApiError as error:
             response = error_response(error)
@@ -77,13 +78,14 @@ def _preflight_response(request) -> HttpResponse:
     return response
 
 
-def _refuse_oversize(request) -> None:
-    meta = request.META
+def oversize_error(meta: dict) -> MirrorApiError | None:
+    """The error for a request (its WSGI environ) larger than the service reads, if it is."""
     if len(meta.get("PATH_INFO", "")) + len(meta.get("QUERY_STRING", "")) > MAX_URI_LENGTH:
-        raise UriTooLong()
+        return UriTooLong()
     header_bytes = sum(len(name) + len(value) for name, value in meta.items() if name.startswith("HTTP_"))
     if header_bytes > MAX_HEADERS_SIZE:
-        raise HeadersTooLarge()
+        return HeadersTooLarge()
+    return None
 
 
 def _authenticated_limit(header: str | None) -> int | None:

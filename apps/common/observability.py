@@ -28,7 +28,7 @@ from django.core.exceptions import MiddlewareNotUsed
 from django.http import Http404, HttpResponse
 
 
-__all__ = ("ObservabilityMiddleware", "count_database_error", "metrics", "time_database_queries")
+__all__ = ("ObservabilityMiddleware", "count_database_error", "metrics", "observe", "time_database_queries")
 
 access_logger = logging.getLogger("apps.access")
 
@@ -41,31 +41,39 @@ class ObservabilityMiddleware:
         if not (settings.METRICS_ENABLED or settings.ACCESS_LOG_ENABLED):
             raise MiddlewareNotUsed
         self.get_response = get_response
-        self.instruments = _instruments() if settings.METRICS_ENABLED else None
-        self.access_log = settings.ACCESS_LOG_ENABLED
 
     def __call__(self, request):
         started = perf_counter()
         response = self.get_response(request)
-        duration = perf_counter() - started
-        route = _route_template(request.resolver_match.route) if request.resolver_match else UNMATCHED_ROUTE
-        if self.instruments:
-            self.instruments.requests.labels(request.method, route, response.status_code).inc()
-            self.instruments.request_seconds.labels(request.method, route).observe(duration)
-        if self.access_log:
-            access_logger.info(
-                json.dumps(
-                    {
-                        "method": request.method,
-                        "route": route,
-                        "status": response.status_code,
-                        "duration_ms": round(duration * 1000, 3),
-                        "bytes": _body_size(response),
-                    },
-                    separators=(",", ":"),
-                )
-            )
+        route = request.resolver_match.route if request.resolver_match else None
+        observe(request.method, route, response.status_code, perf_counter() - started, _body_size(response))
         return response
+
+
+def observe(method: str, route: str | None, status: int, seconds: float, size: int | None) -> None:
+    """Counts one answer in the metrics and the access log, whichever are on. `route` is
+    the pattern of the URL that matched (`resolver_match.route`), None for no match; the
+    list-route cache calls this for the answers it serves without Django."""
+    if not (settings.METRICS_ENABLED or settings.ACCESS_LOG_ENABLED):
+        return
+    template = _route_template(route) if route else UNMATCHED_ROUTE
+    if settings.METRICS_ENABLED:
+        instruments = _instruments()
+        instruments.requests.labels(method, template, status).inc()
+        instruments.request_seconds.labels(method, template).observe(seconds)
+    if settings.ACCESS_LOG_ENABLED:
+        access_logger.info(
+            json.dumps(
+                {
+                    "method": method,
+                    "route": template,
+                    "status": status,
+                    "duration_ms": round(seconds * 1000, 3),
+                    "bytes": size,
+                },
+                separators=(",", ":"),
+            )
+        )
 
 
 def metrics(request) -> HttpResponse:

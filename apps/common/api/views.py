@@ -69,9 +69,6 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
     # of the list's Cache-Control, a number for that many seconds; settings may override.
     list_cache: bool | int = False
 
-    _list_cache_key: str | None = None
-    _list_cache_ttl = 0
-
     # DRF builds these on every request; they are stateless, or the same for every request
     # of a route, so each class builds them once.
     def get_renderers(self):
@@ -104,26 +101,22 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
         return filterset_class(self.query_params(), self.get_queryset(), request=self.request)
 
     def list(self, request, *args, **kwargs):
-        self._list_cache_ttl = cache.time_to_live(
-            results_key=self.results_key,
-            opted_in=self.list_cache,
-            cache_control=self.cache_control.get("list", DEFAULT_CACHE_CONTROL),
-        )
-        if self._list_cache_ttl > 0:
-            self._list_cache_key = cache.cache_key(
-                path=request.path,
-                params=self.query_params(),
-                limit_max=getattr(request, "mirror_limit_max", None),
-            )
-            if (cached := cache.cached_response(self._list_cache_key)) is not None:
-                return cached
         filterset = self.get_filterset(self.filterset_class)
         rows = self.list_rows(filterset)
         link = None
         anchors = self.get_pagination_anchors(filterset)
         if anchors and rows and len(rows) == filterset.limit_value:
             link = next_link(request.path, filterset.params, filterset.order_value, anchors, rows[-1])
-        return Response({**self.list_envelope(rows), self.results_key: self.represent(rows), "links": {"next": link}})
+        data = {**self.list_envelope(rows), self.results_key: self.represent(rows), "links": {"next": link}}
+        response = Response(data)
+        seconds = cache.time_to_live(
+            results_key=self.results_key,
+            opted_in=self.list_cache,
+            cache_control=self.cache_control.get("list", DEFAULT_CACHE_CONTROL),
+        )
+        if seconds > 0:
+            response.keep_for = cache.KeepFor(seconds, request.resolver_match.route)
+        return response
 
     def represent(self, rows: list) -> list:
         """The rows in the route's serializer's representation."""
@@ -157,8 +150,6 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
             links = data.get("links") if isinstance(data, dict) else None
             if links and links.get("next"):
                 response["Link"] = link_header(links["next"])
-            if self._list_cache_key is not None and isinstance(response, Response):
-                cache.store(self._list_cache_key, response.render(), self._list_cache_ttl)
         return response
 
 

@@ -119,3 +119,17 @@ def test_api_middleware_must_follow_middleware(settings, api_middleware):
     with pytest.raises(ImproperlyConfigured, match="API_MIDDLEWARE must list middleware of MIDDLEWARE"):
         MirrorWSGIHandler()
 
+
+
+def test_server_serves_a_kept_list_answer_whole_without_the_database(settings, django_assert_num_queries):
+    load_rows({"record_file": [BLOCK]}, source="test")
+    settings.MIRROR = {**settings.MIRROR, "LIST_CACHE_TTL": {"blocks": 60}}
+    application = MirrorWSGIHandler()
+
+    first = call(application, "GET", "/api/v1/blocks", "limit=1", {})
+    with django_assert_num_queries(0):
+        again = call(application, "GET", "/api/v1/blocks", "limit=1", {})
+
+    assert first[0] == "200 OK"
+    assert again == first
+    assert dict(again[1])["Content-Length"] == str(len(again[2]))

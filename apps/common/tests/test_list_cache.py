@@ -1,16 +1,19 @@
 import base64
 import json
+import logging
 import time
 
 import pytest
 from django.conf import settings
 from django.core.cache import caches
 from django.test import Client, RequestFactory, override_settings
+from django.urls import resolve
 
 from apps.blocks.api.views import BlockViewSet
 from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common import list_cache
 from apps.common.conformance import clear_caches
+from apps.common.middleware import MAX_HEADERS_SIZE
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +31,7 @@ class TenSecondBlockViewSet(BlockViewSet):
     list_cache = 10
 
 
-def cached_blocks_caching_for(seconds: int):
+def blocks_kept_for(seconds: int):
     return override_settings(MIRROR={**settings.MIRROR, "LIST_CACHE_TTL": {"blocks": seconds}})
 
 
@@ -51,77 +54,88 @@ def numbers(response) -> list[int]:
     return [block["number"] for block in json.loads(response.content)["blocks"]]
 
 
-def list_blocks(viewset, url: str):
-    response = viewset.as_view({"get": "list"})(RequestFactory().get(url))
-    return response.render() if hasattr(response, "render") else response
+def keep_for(viewset, url: str):
+    request = RequestFactory().get(url)
+    request.resolver_match = resolve(request.path)
+    return getattr(viewset.as_view({"get": "list"})(request), "keep_for", None)
 
 
-def test_opted_in_route_serves_the_same_answer_until_its_time_to_live_ends(blocks, monkeypatch):
-    first = list_blocks(CachedBlockViewSet, "/api/v1/blocks?limit=2")
-    add_block(4)
-    again = list_blocks(CachedBlockViewSet, "/api/v1/blocks?limit=2")
+def test_opted_in_view_asks_for_its_answer_to_be_kept_for_its_max_age(blocks):
+    kept_for = keep_for(CachedBlockViewSet, "/api/v1/blocks?limit=2")
 
-    assert numbers(first) == [3, 2]
-    assert again.content == first.content
-    assert again["Link"] == '</api/v1/blocks?limit=2&block.number=lt:2>; rel="next"'
-    assert again["Cache-Control"] == "public, max-age=7"
-    assert again["Content-Type"] == "application/json; charset=utf-8"
-
-    later = time.time() + 8
-    monkeypatch.setattr("django.core.cache.backends.locmem.time.time", lambda: later)
-    assert numbers(list_blocks(CachedBlockViewSet, "/api/v1/blocks?limit=2")) == [4, 3]
+    assert kept_for == list_cache.KeepFor(7, resolve("/api/v1/blocks").route)
 
 
-def test_route_not_opted_in_is_read_fresh(blocks):
-    list_blocks(BlockViewSet, "/api/v1/blocks")
+def test_a_number_of_seconds_opts_in_for_that_long(blocks):
+    assert keep_for(TenSecondBlockViewSet, "/api/v1/blocks").seconds == 10
+
+
+def test_route_not_opted_in_keeps_nothing(blocks, client):
+    assert keep_for(BlockViewSet, "/api/v1/blocks") is None
+
+    client.get("/api/v1/blocks")
     add_block(4)
 
-    assert numbers(list_blocks(BlockViewSet, "/api/v1/blocks")) == [4, 3, 2, 1]
+    assert numbers(client.get("/api/v1/blocks")) == [4, 3, 2, 1]
 
 
-def test_each_normalized_request_has_its_own_answer(blocks):
-    list_blocks(CachedBlockViewSet, "/api/v1/blocks?limit=2&order=asc")
-    add_block(4)
+def test_kept_answer_is_served_whole_until_its_time_to_live_ends(client, blocks, monkeypatch):
+    with blocks_kept_for(60):
+        first = client.get("/api/v1/blocks?limit=2")
+        add_block(4)
+        again = client.get("/api/v1/blocks?limit=2")
 
-    # Other values, another order of parameters (links.next repeats it) or another path: read afresh.
-    assert numbers(list_blocks(CachedBlockViewSet, "/api/v1/blocks?limit=3&order=asc")) == [1, 2, 3]
-    assert numbers(list_blocks(CachedBlockViewSet, "/api/v1/blocks?order=asc&limit=2")) == [1, 2]
-    assert numbers(list_blocks(CachedBlockViewSet, "/api/v1/blocks/?limit=2&order=desc")) == [4, 3]
-    # Names are read case-insensitively, so they share the answer.
-    assert numbers(list_blocks(CachedBlockViewSet, "/api/v1/blocks?LIMIT=2&order=asc")) == [1, 2]
+        assert numbers(first) == [3, 2]
+        assert again.content == first.content
+        assert again.status_code == 200
+        assert dict(again.items()) == dict(first.items())
+        assert again["Link"] == '</api/v1/blocks?limit=2&block.number=lt:2>; rel="next"'
+        assert again["Access-Control-Allow-Origin"] == "*"
+
+        later = time.time() + 61
+        monkeypatch.setattr("django.core.cache.backends.locmem.time.time", lambda: later)
+        assert numbers(client.get("/api/v1/blocks?limit=2")) == [4, 3]
 
 
-def test_errors_are_not_cached(blocks):
-    response = list_blocks(CachedBlockViewSet, "/api/v1/blocks?limit=x")
+def test_each_request_as_written_has_its_own_answer(client, blocks):
+    with blocks_kept_for(60):
+        client.get("/api/v1/blocks?limit=2&order=asc")
+        add_block(4)
+
+        # Other values, parameters in another order or named in another case, another path:
+        # read afresh.
+        assert numbers(client.get("/api/v1/blocks?limit=3&order=asc")) == [1, 2, 3]
+        assert numbers(client.get("/api/v1/blocks?order=asc&limit=2")) == [1, 2]
+        assert numbers(client.get("/api/v1/blocks?LIMIT=2&order=asc")) == [1, 2]
+        assert numbers(client.get("/api/v1/blocks/?limit=2&order=desc")) == [4, 3]
+        assert numbers(client.get("/api/v1/blocks?limit=2&order=asc")) == [1, 2]
+
+
+def test_errors_are_not_kept(client, blocks):
+    with blocks_kept_for(60):
+        response = client.get("/api/v1/blocks?limit=x")
+        assert client.get("/api/v1/blocks?limit=x").status_code == 400
 
     assert response.status_code == 400
     assert json.loads(response.content) == {"_status": {"messages": [{"message": "Invalid parameter: limit"}]}}
-    assert list_blocks(CachedBlockViewSet, "/api/v1/blocks?limit=x").status_code == 400
     assert not caches[list_cache.CACHE_ALIAS]._cache
 
 
-def test_settings_opt_a_route_in_by_its_results_key(client, blocks):
-    with cached_blocks_caching_for(60):
-        first = client.get("/api/v1/blocks")
-        add_block(4)
-        again = client.get("/api/v1/blocks")
+def test_headers_too_large_are_refused_even_for_a_kept_answer(client, blocks):
+    with blocks_kept_for(60):
+        client.get("/api/v1/blocks")
+        response = client.get("/api/v1/blocks", headers={"X-Padding": "x" * MAX_HEADERS_SIZE})
 
-    assert numbers(first) == [3, 2, 1]
-    assert again.content == first.content
-    assert again["Cache-Control"] == "public, max-age=1"
-    assert again["Access-Control-Allow-Origin"] == "*"
+    assert response.status_code == 431
 
 
 def test_settings_turn_an_opted_in_route_off(blocks):
-    with cached_blocks_caching_for(0):
-        list_blocks(CachedBlockViewSet, "/api/v1/blocks")
-        add_block(4)
-
-        assert numbers(list_blocks(CachedBlockViewSet, "/api/v1/blocks")) == [4, 3, 2, 1]
+    with blocks_kept_for(0):
+        assert keep_for(CachedBlockViewSet, "/api/v1/blocks") is None
 
 
 def test_lookup_of_one_block_is_always_fresh(client, blocks):
-    with cached_blocks_caching_for(60):
+    with blocks_kept_for(60):
         client.get("/api/v1/blocks")
         add_block(4)
 
@@ -132,13 +146,39 @@ def test_lookup_of_one_block_is_always_fresh(client, blocks):
 def test_callers_with_their_own_page_size_maximum_have_their_own_answers(client, blocks):
     users = [{"username": "alice", "password": "secret", "limit": 3}]
     alice = {"Authorization": "Basic " + base64.b64encode(b"alice:secret").decode()}
+    mallory = {"Authorization": "Basic " + base64.b64encode(b"mallory:guess").decode()}
 
-    with cached_blocks_caching_for(60), override_settings(MIRROR={**settings.MIRROR, "USERS": users, "LIMIT_MAX": 2}):
+    with blocks_kept_for(60), override_settings(MIRROR={**settings.MIRROR, "USERS": users, "LIMIT_MAX": 2}):
         anonymous = client.get("/api/v1/blocks?limit=3")
         with_limit = client.get("/api/v1/blocks?limit=3", headers=alice)
+        unknown = client.get("/api/v1/blocks?limit=3", headers=mallory)
 
     assert numbers(anonymous) == [3, 2]
     assert numbers(with_limit) == [3, 2, 1]
+    assert unknown.status_code == 401
+
+
+def test_kept_answers_are_counted_under_their_route(client, blocks, settings):
+    settings.ACCESS_LOG_ENABLED = True
+    lines: list[dict] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            lines.append(json.loads(record.getMessage()))
+
+    logger = logging.getLogger("apps.access")
+    logger.addHandler(collect := Collect())
+    try:
+        with blocks_kept_for(60):
+            client.get("/api/v1/blocks")
+            kept = client.get("/api/v1/blocks")
+    finally:
+        logger.removeHandler(collect)
+
+    assert [(line["route"], line["status"], line["bytes"]) for line in lines] == [
+        ("/api/v1/blocks", 200, len(kept.content)),
+        ("/api/v1/blocks", 200, len(kept.content)),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -161,15 +201,9 @@ def test_time_to_live(opted_in, cache_control, configured, seconds):
     assert ttl == seconds
 
 
-def test_number_of_seconds_opts_in_for_that_long(blocks):
-    list_blocks(TenSecondBlockViewSet, "/api/v1/blocks")
-    add_block(4)
-
-    assert numbers(list_blocks(TenSecondBlockViewSet, "/api/v1/blocks")) == [3, 2, 1]
-
-
-def test_conformance_runner_clears_every_cache(blocks):
-    list_blocks(CachedBlockViewSet, "/api/v1/blocks")
+def test_conformance_runner_clears_every_cache(client, blocks):
+    with blocks_kept_for(60):
+        client.get("/api/v1/blocks")
     caches["default"].set("tokens", 1)
 
     clear_caches()

@@ -21,9 +21,10 @@ the middleware set, body. It is served again at the door of the application, bef
 Django builds a request, resolves a route or runs middleware (`MirrorWSGIHandler`,
 and the test suite's client): a kept answer costs the server little more than its
 bytes. So the key is the request as it arrives, not as the service reads it: the
-path, the query string as written, and the two headers that change an answer
-(`Authorization`: a Basic-auth user's page-size maximum or a 401; `Host`: a 400 when
-not allowed). A query written another way is read once more and kept under its own
+path, the query string as written, and what else changes an answer:
+`Authorization` (a Basic-auth user's page-size maximum, or a 401), `Host` (a 400 when
+not allowed) and the scheme, as sent or as a trusted proxy's `X-Forwarded-Proto`
+(the HTTPS redirect and the HSTS header). A query written another way is read once more and kept under its own
 key. A request whose headers the service refuses as too large (431) never takes the
 shortcut.
 
@@ -111,6 +112,8 @@ def _key(environ: dict) -> str:
             environ.get("QUERY_STRING", ""),
             environ.get("HTTP_AUTHORIZATION", ""),
             environ.get("HTTP_HOST", ""),
+            environ.get("wsgi.url_scheme", ""),
+            environ.get("HTTP_X_FORWARDED_PROTO", ""),
         )
     )
     return "list:" + hashlib.blake2b(request.encode(), digest_size=20).hexdigest()

@@ -129,6 +129,16 @@ def test_headers_too_large_are_refused_even_for_a_kept_answer(client, blocks):
     assert response.status_code == 431
 
 
+def test_a_plain_http_request_is_still_redirected_after_a_secure_answer_was_kept(client, blocks, settings):
+    settings.SECURE_SSL_REDIRECT = True
+    with blocks_kept_for(60):
+        secure = client.get("/api/v1/blocks", secure=True)
+        plain = client.get("/api/v1/blocks")
+
+    assert secure.status_code == 200
+    assert plain.status_code == 301
+
+
 def test_settings_turn_an_opted_in_route_off(blocks):
     with blocks_kept_for(0):
         assert keep_for(CachedBlockViewSet, "/api/v1/blocks") is None

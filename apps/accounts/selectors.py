@@ -320,11 +320,14 @@ def _build_current_balances(*values: int, shape) -> QuerySet:
 def _current_balance_page(entities: QuerySet, descending: bool, limit: int, token_limit: int) -> QuerySet:
     # One ordered read of the `(type, id)` index per balance type, merged: a read of the
     # primary key would step over every entity of the other types (schedules, topics, tokens,
-    # files) between two accounts, which grows with the ledger.
+    # files) between two accounts, which grows with the ledger. Each branch is ordered by
+    # type and id, the order of that index alone: ordered by id, PostgreSQL costs the primary
+    # key's read as just as short when accounts are most entities, and on a generated ledger
+    # of 10M transactions it stepped over 202,200 newer tokens and topics (55 ms a page).
     order = "-id" if descending else "id"
     first, *others = (
         entities.filter(_entity_type_is(entity_type))
-        .order_by(order)
+        .order_by(*(f"-{column}" if descending else column for column in ("type", "id")))
         .values("id", "balance", "balance_timestamp", tokens=_token_balance_pairs(descending, token_limit))[:limit]
         for entity_type in BALANCE_ENTITY_TYPES
     )
@@ -335,10 +338,13 @@ _CURRENT_BALANCES = CompiledQuery(_build_current_balances)
 
 
 def _entity_type_is(entity_type: EntityType) -> RawSQL:
-    """`type = '<entity_type>'` with the type written into the SQL. As a parameter, PostgreSQL's
-    generic plan cannot tell which `(type, id)` range a branch reads (many accounts, few
-    contracts), so with an id or balance range as well it planned every page anew."""
-    return RawSQL(f"\"entity\".\"type\" = '{EntityType(entity_type).value}'", (), output_field=BooleanField())
+    """The type, written into the SQL: as a parameter, PostgreSQL's generic plan cannot tell
+    which `(type, id)` range a branch reads (many accounts, few contracts), so with an id or
+    balance range as well it planned every page anew. A range of one value, not `=`: an
+    equality makes `type` a constant, which PostgreSQL then drops from the branch's order,
+    and ordered by id alone the primary key serves it too (see `_current_balance_page`)."""
+    value = EntityType(entity_type).value
+    return RawSQL(f"\"entity\".\"type\" BETWEEN '{value}' AND '{value}'", (), output_field=BooleanField())
 
 
 def _matchable(comparisons: Sequence[Comparison]) -> list[Comparison] | None:

@@ -54,9 +54,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8140)
         parser.add_argument("--upstream-port", type=int, default=5640)
         parser.add_argument("--no-upstream", action="store_true", help="measure our service only")
-        parser.add_argument(
-            "--workers", type=int, default=os.cpu_count() + 1, help="our server's worker processes (default as run-server's)"
-        )
+        parser.add_argument("--workers", type=int, default=os.cpu_count(), help="our server's worker processes")
         parser.add_argument("--output", type=Path, default=PROJECT / "bench")
         parser.add_argument(
             "--scaling", metavar="N:M", type=_sizes,

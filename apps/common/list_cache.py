@@ -24,9 +24,9 @@ bytes. So the key is the request as it arrives, not as the service reads it: the
 path, the query string as written, and what else changes an answer:
 `Authorization` (a Basic-auth user's page-size maximum, or a 401), `Host` (a 400 when
 not allowed) and the scheme, as sent or as a trusted proxy's `X-Forwarded-Proto`
-(the HTTPS redirect and the HSTS header). A query written another way is read once more and kept under its own
-key. A request whose headers the service refuses as too large (431) never takes the
-shortcut.
+(the HTTPS redirect and the HSTS header). A query written another way is read once
+more and kept under its own key. A request whose headers the service refuses as too
+large (431) never takes the shortcut.
 
 Only paths that a list answer was kept for in this process are looked up, so single-id
 lookups never wait on the cache (with Redis, a round trip). The answers live in the

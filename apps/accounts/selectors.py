@@ -22,7 +22,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection
 from django.contrib.postgres.expressions import ArraySubquery
 from django.contrib.postgres.fields import ArrayField
 from django.db.models import BigIntegerField, BooleanField, Exists, ExpressionWrapper, F, Func, OuterRef, Q, QuerySet, Subquery
@@ -34,6 +33,7 @@ from apps.accounts.models import AccountBalance, CryptoAllowance, Entity, Entity
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
 from apps.common.compiled import CompiledQuery
+from apps.common.database import statement_cursor
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
 from apps.common.java import parse_java_entity_id
 from apps.common.keyset import Keyset, keyset_page
@@ -253,7 +253,7 @@ def _path_alias(text: str) -> bytes | None:
 
 def _only_match(condition: str, value: bytes, missing_message: str) -> int:
     # A constant statement, prepared by psycopg once it repeats.
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(f"select id from entity where {condition} limit 2", [value])
         ids = [found for (found,) in cursor.fetchall()]
     if not ids:
@@ -527,7 +527,7 @@ def account_get(*, account_id: int, timestamps: Sequence[Comparison] = (), now: 
     `timestamps` range when given; None if it did not exist (then)."""
     token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_SINGLE_ACCOUNT"]
     if not timestamps:
-        with connection.cursor() as cursor:
+        with statement_cursor() as cursor:
             cursor.execute(
                 _CURRENT_ACCOUNT,
                 [token_limit, account_id, *BALANCE_ENTITY_TYPES, TREASURY_ACCOUNT_NUM, SYNTHETIC_TREASURY_MEMO],
@@ -648,7 +648,7 @@ def _newest_version(
         f" union all (select {selected}, timestamp_range from {table}_history where {condition})"
         " order by timestamp_range desc limit 1"
     )
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, [entity_id, *params, entity_id, *params])
         found = cursor.fetchone()
     return None if found is None else dict(zip(columns, found))

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from django.db import connections
 from django.db.models import QuerySet
 
+from apps.common.database import statement_cursor
+
 # Within the range of every integer column (the ORM drops a comparison with a value
 # a smallint cannot hold), yet unlike any constant a query holds.
 _MARKER_BASE = -31_907
@@ -56,11 +58,11 @@ class CompiledQuery:
         """The rows for `values`; `build` stands in for the constructor's when a shape is compiled."""
         statement = self._statements.get((shape, len(values))) or self._compile(shape, len(values), build)
         params = [constant if position is None else constant(values[position]) for position, constant in statement.slots]
-        connection = connections[statement.using]
-        with connection.cursor() as cursor:
+        with statement_cursor(statement.using) as cursor:
             cursor.execute(statement.sql, params)
             rows = cursor.fetchall()
         if statement.converters:
+            connection = connections[statement.using]
             rows = [_converted(row, statement.converters, connection) for row in rows]
         return [dict(zip(statement.columns, row)) for row in rows]
 

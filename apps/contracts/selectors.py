@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
@@ -14,7 +13,7 @@ from apps.accounts.models import Entity
 from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, EntityId, decode_entity_id, encode_entity_id, parse_entity_id
 from apps.common.compiled import CompiledQuery
-from apps.common.database import column_names
+from apps.common.database import column_names, statement_cursor
 from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
 from apps.contracts.models import Contract, ContractState, ContractStateChange
 from apps.transactions.selectors import TRANSACTION_CONSENSUS_RANGE_NS
@@ -182,7 +181,7 @@ def contract_get(*, contract: EntityId, timestamps: Sequence[Comparison] = ()) -
         f"select e.*, c.file_id, c.initcode, c.runtime_bytecode from ({versions}"
         " order by timestamp_range desc limit 1) e left join contract c on c.id = e.id"
     )
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
         names = column_names(cursor) if row else ()
@@ -216,7 +215,7 @@ def contract_bytecode(contract: dict) -> str:
         "update": FILE_UPDATE,
         "append": FILE_APPEND,
     }
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, params)
         content = cursor.fetchone()[0]
     return bytes(content or b"").decode("utf-8", errors="replace")
@@ -356,7 +355,7 @@ _LOG_COLUMNS = (
 
 
 def contract_log_list(*, criteria: LogCriteria, contract_id: int | None = None) -> list[dict]:
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(*contract_log_page_query(criteria=criteria, contract_id=contract_id))
         columns = column_names(cursor)
         return [dict(zip(columns, row)) for row in cursor.fetchall()]
@@ -453,7 +452,7 @@ def transaction_timestamp_by_hash(*, transaction_hash: bytes, timestamps: KeyBou
         if comparison is not None:
             conditions.append(f"consensus_timestamp {_SQL_OPERATORS[comparison.operator]} %s")
             params.append(comparison.value)
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(
             f"select consensus_timestamp from transaction_hash where {' and '.join(conditions)}"
             " order by consensus_timestamp limit 1",
@@ -529,7 +528,7 @@ class _Where:
 
 
 def _dict_rows(sql: str, params: Sequence = ()) -> list[dict]:
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, params)
         names = column_names(cursor)
         return [dict(zip(names, row)) for row in cursor.fetchall()]

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
 from django.conf import settings
-from django.db import connection
 
 from apps.common.codecs import MAX_LONG, MAX_NUM, MAX_REALM, MAX_SHARD, encode_entity_id
-from apps.common.database import column_names
+from apps.common.database import column_names, statement_cursor
 from apps.network.models import NetworkStake
 from apps.tokens.models import CustomFee, Token, TokenType
 from apps.topics.models import Topic
@@ -82,7 +81,7 @@ def latest_system_file(
     """
     entity_id = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], file_num)
     for attempt in range(1, SYSTEM_FILE_ATTEMPTS + 1):
-        with connection.cursor() as cursor:
+        with statement_cursor() as cursor:
             cursor.execute(_FILE_AT_TIMESTAMP, {"entity_id": entity_id, "lower": lower, "upper": upper})
             timestamp, content = cursor.fetchone()
         if timestamp is None:
@@ -138,7 +137,7 @@ def unreleased_supply(*, lower: int | None = None, upper: int | None = None) -> 
               order by account_id, consensus_timestamp desc
             ) latest
         """
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, params)
         unreleased, timestamp = cursor.fetchone()
     return Supply(unreleased=int(unreleased), consensus_timestamp=timestamp)
@@ -232,7 +231,7 @@ def network_nodes(*, criteria: NodeCriteria) -> list[dict]:
         node_ids="and entry.node_id = any(%(node_ids)s)" if criteria.node_ids is not None else "",
         order="desc" if criteria.order == "desc" else "asc",
     )
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, params)
         columns = column_names(cursor)
         rows = [dict(zip(columns, row)) for row in cursor.fetchall()]

@@ -1,10 +1,9 @@
 from collections import defaultdict
 
-from django.db import connection
 from django.db.models import QuerySet
 
 from apps.accounts.models import Entity
-from apps.common.database import column_names
+from apps.common.database import column_names, statement_cursor
 from apps.schedules.models import Schedule
 from apps.transactions.models import TransactionSignature
 
@@ -63,7 +62,7 @@ def with_entities_and_signatures(schedules: list[dict]) -> list[dict]:
 
 def schedule_get(*, schedule_id: int) -> dict | None:
     """One schedule as `with_entities_and_signatures` gives it, read in one statement."""
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(_SCHEDULE_WITH_ENTITY_AND_SIGNATURES, [schedule_id])
         names = column_names(cursor)
         row = cursor.fetchone()

@@ -18,13 +18,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 
 from apps.accounts.models import Entity, EntityType
 from apps.accounts.selectors import balance_snapshot_range, nft_deleted_or_burned
 from apps.common.compiled import CompiledQuery
-from apps.common.database import column_names
+from apps.common.database import column_names, statement_cursor
 from apps.common.filters import Comparison
 from apps.common.lookups import RangeLower
 from apps.tokens.models import Nft, Token
@@ -122,7 +121,7 @@ def _json(text: str | None):
 
 def _fetch(sql: str, params: list) -> tuple[list[str], list[tuple]]:
     """The column names and the rows."""
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, params)
         return column_names(cursor), cursor.fetchall()
 

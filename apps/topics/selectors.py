@@ -1,10 +1,10 @@
 import json
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import QuerySet, Subquery
 
 from apps.common.compiled import CompiledQuery
+from apps.common.database import statement_cursor
 from apps.topics.models import TopicMessage
 from apps.transactions.models import Transaction
 
@@ -87,7 +87,7 @@ class TopicDetails:
 
 def topic_details(*, topic_id: int) -> TopicDetails:
     """The topic's three rows, read in one statement."""
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(_TOPIC_DETAILS, [topic_id])
         found = cursor.fetchone()
     if found is None:

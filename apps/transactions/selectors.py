@@ -30,9 +30,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection
 
 from apps.common.codecs import encode_entity_id
+from apps.common.database import statement_cursor
 from apps.common.filters import Comparison
 from apps.common.hapi import (
     RESULT_NAMES,
@@ -181,7 +181,7 @@ def transaction_page_timestamps(*, criteria: TransactionListFilter) -> list[int]
     page = _page_timestamps_query(criteria)
     if page is None:
         return []
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(*page)
         return [row[0] for row in cursor.fetchall()]
 
@@ -365,7 +365,7 @@ def transactions_at(*, timestamps: Sequence[int], order: str = "asc", detail: bo
 
 
 def _rows_with_transfers(timestamps_sql: str, params: list, *, order: str, detail: bool = False) -> list[dict]:
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(_ROWS_WITH_TRANSFERS_SQL[detail].format(timestamps=timestamps_sql), params)
         found = cursor.fetchall()
     rows = []

@@ -12,10 +12,11 @@ unit Ethereum tooling and the JSON-RPC relay expect, so `BALANCE`, `SELFBALANCE`
 """
 
 from dataclasses import dataclass
+
 from django.conf import settings
-from django.db import connection
 
 from apps.common.codecs import MAX_NUM, encode_entity_id
+from apps.common.database import statement_cursor
 
 ZERO_ADDRESS = bytes(20)
 DELEGATION_PREFIX = b"\xef\x01\x00"
@@ -145,7 +146,7 @@ def _block(row) -> Block | None:
 
 
 def fetch_one(sql: str, params) -> tuple | None:
-    with connection.cursor() as cursor:
+    with statement_cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
 

@@ -119,7 +119,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "apps.common.middleware.MirrorApiMiddleware",
     "apps.common.middleware.SiteSessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "apps.common.middleware.SiteCommonMiddleware",
     "apps.common.middleware.SiteCsrfViewMiddleware",
     "apps.common.middleware.SiteAuthenticationMiddleware",
     "apps.common.middleware.SiteMessageMiddleware",
@@ -135,7 +135,6 @@ API_MIDDLEWARE = [
     "apps.common.observability.ObservabilityMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "apps.common.middleware.MirrorApiMiddleware",
-    "django.middleware.common.CommonMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [

@@ -5,8 +5,11 @@ from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.exception import response_for_exception
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
+from django.middleware.common import CommonMiddleware
 from django.middleware.csrf import CsrfViewMiddleware
 
 from apps.common.api.exceptions import (
@@ -39,6 +42,10 @@ class MirrorApiMiddleware:
       MAX_HEADERS_SIZE a 431.
     - HTTP Basic users from `MIRROR["USERS"]` get their own page-size maximum
       (`request.mirror_limit_max`); a header naming no user is a 401.
+    - A `Host` not in ALLOWED_HOSTS is Django's 400, and an answer carries its
+      `Content-Length`: all Django's CommonMiddleware did for the API (its other duties
+      are off here: no slash appended, no `www.` prepended, no user agent barred), without
+      its building the request's full path twice (1-2 % of a request's instructions).
     - Responses allow any origin (CORS).
     - An error escaping a view still answers the JSON error envelope.
     """
@@ -58,8 +65,18 @@ class MirrorApiMiddleware:
         except MirrorApiError as error:
             response = error_response(error)
         else:
-            response = self.get_response(request)
+            response = self._answer(request)
         response["Access-Control-Allow-Origin"] = "*"
+        return response
+
+    def _answer(self, request):
+        try:
+            request.get_host()
+        except DisallowedHost as error:
+            return response_for_exception(request, error)
+        response = self.get_response(request)
+        if not response.streaming and not response.has_header("Content-Length"):
+            response.headers["Content-Length"] = str(len(response.content))
         return response
 
     def process_exception(self, request, exception):
@@ -150,6 +167,7 @@ def _site_only_hook(middleware_class: type, name: str):
 
 # Listed in settings.MIDDLEWARE in place of the classes they extend.
 SiteSessionMiddleware = site_only(SessionMiddleware)
+SiteCommonMiddleware = site_only(CommonMiddleware)
 SiteCsrfViewMiddleware = site_only(CsrfViewMiddleware)
 SiteAuthenticationMiddleware = site_only(AuthenticationMiddleware)
 SiteMessageMiddleware = site_only(MessageMiddleware)

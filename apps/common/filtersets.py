@@ -23,6 +23,7 @@ the queryset by `ordering_fields` in that direction.
 """
 
 import copy
+import functools
 
 from django.conf import settings
 from django.utils.datastructures import MultiValueDict
@@ -36,8 +37,37 @@ from apps.common.filters import Comparison, LastValueFilter, MirrorFilter, Query
 from apps.common.query import QueryParams
 
 
+def _once_valid(validate):
+    """`validate` returning at once on an instance that passed it: a request's query is
+    validated from several places (its page, its shape, its keyset, its links)."""
+
+    @functools.wraps(validate)
+    def validate_once(self) -> None:
+        state = self.__dict__.get("_validation")
+        if state == "passed":
+            return
+        if state == "running":  # a parent's checks, within a subclass's (`super().validate()`)
+            validate(self)
+            return
+        self._validation = "running"
+        try:
+            validate(self)
+        except BaseException:
+            self._validation = None
+            raise
+        self._validation = "passed"
+
+    return validate_once
+
+
 class QueryFilterSet(django_filters.FilterSet):
     messages_in_query_order = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Each override is wrapped; only the outermost call of a chain marks the instance.
+        if "validate" in cls.__dict__:
+            cls.validate = _once_valid(cls.__dict__["validate"])
 
     def __init__(self, params: QueryParams, queryset=None, *, request=None):
         # What django-filter's __init__ sets, with the filters shared instead of copied.
@@ -101,8 +131,9 @@ class QueryFilterSet(django_filters.FilterSet):
                 usable[name] = values
         return {"too_many": too_many, "unknown": unknown}, usable
 
+    @_once_valid
     def validate(self) -> None:
-        """Raises InvalidArgument with every problem of the query."""
+        """Raises InvalidArgument with every problem of the query; once it passed, returns at once."""
         invalid = {}
         if not self.form.is_valid():
             for name in self.params:

@@ -194,3 +194,30 @@ def test_query_filter_set_rejects_every_parameter():
         QueryFilterSet({"limit": ["1"], "order": ["asc"]}, RecordFile.objects.all()).validate()
 
     assert error.value.messages == ["Unknown query parameter: limit", "Unknown query parameter: order"]
+
+
+class CountingFilterSet(RecordFileFilterSet):
+    def validate(self) -> None:
+        super().validate()
+        self.checks = getattr(self, "checks", 0) + 1
+        if self.params["size"] == ["13"]:
+            raise InvalidArgument("unlucky size")
+
+
+def test_a_query_that_passed_validation_is_not_checked_again():
+    counted = CountingFilterSet({"size": ["2"]}, RecordFile.objects.all())
+
+    counted.validate()
+    counted.validate()
+
+    assert counted.checks == 1
+
+
+def test_a_query_that_failed_validation_fails_every_time():
+    counted = CountingFilterSet({"size": ["13"]}, RecordFile.objects.all())
+
+    for _ in range(2):
+        with pytest.raises(InvalidArgument):
+            counted.validate()
+
+    assert counted.checks == 2

@@ -211,5 +211,9 @@ def test_a_snapshot_page_is_its_snapshot_then_one_statement_with_its_token_balan
     assert [row["tokens"] for row in rows] == [[{"token_id": 101, "balance": 2}, {"token_id": 100, "balance": 10}]]
 
 
+def test_snapshot_balances_skip_an_excluded_snapshot(snapshots):
+    assert balances(timestamps=at(("lte", S4), ("ne", S4)), accounts=at(("eq", 5))) == [(5, 500, S3, [(102, 3)])]
+
+
 def test_no_snapshot_no_balances(snapshots):
     assert balances(timestamps=at(("lt", S1))) == []

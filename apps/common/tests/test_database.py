@@ -1,10 +1,11 @@
 import json
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import DataError, OperationalError, ProgrammingError, connection
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 
-from apps.common.database import column_names, loads_json
+from apps.common.database import column_names, loads_json, statement_cursor
 
 
 @pytest.fixture
@@ -78,3 +79,49 @@ def test_column_names_are_those_of_the_result():
         cursor.execute('select 1 as one, 2 as "Two words", 3 as "ünïcode", 4')
         assert column_names(cursor) == ["one", "Two words", "ünïcode", "?column?"]
         assert column_names(cursor) == [column.name for column in cursor.description]
+
+
+def test_statements_share_one_cursor_of_the_connection(fresh_connection):
+    with statement_cursor() as first:
+        first.execute("select 1")
+    with statement_cursor() as second:
+        second.execute("select %s::int", [2])
+        assert second.fetchall() == [(2,)]
+
+    assert second is first and second.connection is fresh_connection.connection
+
+
+def test_a_new_connection_gets_a_new_cursor(fresh_connection):
+    with statement_cursor() as before:
+        before.execute("select 1")
+    fresh_connection.close()
+
+    with statement_cursor() as after:
+        after.execute("select 1")
+
+    assert after is not before and not after.closed
+
+
+def test_a_statement_error_is_djangos_and_marks_the_connection(fresh_connection):
+    with pytest.raises(ProgrammingError):
+        with statement_cursor() as cursor:
+            cursor.execute("select * from no_such_table")
+
+    assert fresh_connection.errors_occurred
+
+
+def test_a_value_error_leaves_the_connection_usable(fresh_connection):
+    with pytest.raises(DataError):
+        with statement_cursor() as cursor:
+            cursor.execute("select 1 / 0")
+
+    assert not fresh_connection.errors_occurred
+
+
+def test_captured_statements_are_all_seen(db):
+    with CaptureQueriesContext(connection) as captured:
+        with statement_cursor() as cursor:
+            cursor.execute("select %s::int", [7])
+            assert cursor.fetchone() == (7,)
+
+    assert [query["sql"] for query in captured] == ["select 7::int"]

@@ -102,6 +102,20 @@ def test_site_pages_keep_the_whole_middleware():
     assert any(name == "Set-Cookie" and "csrftoken=" in value for name, value in headers)
 
 
+def test_an_api_answer_carries_its_length_and_a_host_not_allowed_is_a_400(settings):
+    load_rows({"record_file": [BLOCK]}, source="test")
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    application = MirrorWSGIHandler()
+
+    status, headers, body = call(application, "GET", "/api/v1/blocks/7", "", {})
+    refused = call(application, "GET", "/api/v1/blocks/7", "", {"HTTP_HOST": "elsewhere.example"})
+
+    assert status == "200 OK" and dict(headers)["Content-Length"] == str(len(body))
+    assert refused[0] == "400 Bad Request"
+    assert dict(refused[1])["Access-Control-Allow-Origin"] == "*"
+    assert refused[2] == b'{"_status":{"messages":[{"message":"Bad request"}]}}'
+
+
 def test_the_test_client_takes_the_api_chain():
     assert Client().handler.__class__.__name__ == "MirrorClientHandler"
 

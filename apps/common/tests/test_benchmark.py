@@ -4,7 +4,8 @@ import sys
 from dataclasses import fields
 
 from apps.common.benchmark.routes import ROUTES, Samples, is_list_route, urls
-from apps.common.benchmark.runner import cpu_seconds, json_difference
+from apps.common.benchmark import runner
+from apps.common.benchmark.runner import cpu_seconds, json_difference, run_wrk_median
 
 
 def test_json_difference_compares_numbers_by_value_and_nothing_else_loosely():
@@ -54,3 +55,16 @@ def test_cpu_seconds_counts_a_process_and_its_live_children():
         child.kill()
         child.wait()
         child.stdout.close()
+
+
+def test_repeated_runs_report_the_median_run_whole_and_every_rate(monkeypatch):
+    rates = iter([900.0, 2100.0, 1800.0, 2000.0])
+    monkeypatch.setattr(
+        runner, "run_wrk", lambda url, **_: {"rps": (rps := next(rates)), "p99_ms": 1000 / rps}
+    )
+
+    odd = run_wrk_median("http://x/", connections=4, seconds=1, server_pid=1, repeat=3)
+    single = run_wrk_median("http://x/", connections=4, seconds=1, server_pid=1, repeat=1)
+
+    assert odd == {"rps": 1800.0, "p99_ms": 1000 / 1800, "runs_rps": [900.0, 2100.0, 1800.0]}
+    assert single == {"rps": 2000.0, "p99_ms": 0.5, "runs_rps": [2000.0]}

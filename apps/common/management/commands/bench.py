@@ -22,6 +22,7 @@ from apps.common.benchmark.runner import (
     our_service,
     ratio,
     run_wrk,
+    run_wrk_median,
     services,
 )
 from apps.common.generator.ledger import Layout
@@ -49,6 +50,10 @@ class Command(BaseCommand):
         parser.add_argument("--duration", type=int, default=8, help="seconds per wrk run")
         parser.add_argument("--connections", default="4,16", help="wrk connection counts, comma-separated")
         parser.add_argument(
+            "--repeat", type=int, default=1,
+            help="wrk runs per service and connection count; the figures are the run with the median rate",
+        )
+        parser.add_argument(
             "--warmup", type=int, default=1, help="seconds of unmeasured load on each URL before its runs"
         )
         parser.add_argument("--port", type=int, default=8140)
@@ -65,13 +70,18 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         layout = Layout(transactions=options["transactions"], accounts=options["accounts"], seed=options["seed"])
         connections = [int(value) for value in options["connections"].split(",")]
+        if options["repeat"] < 1:
+            raise CommandError("--repeat must be at least 1")
         output = options["output"]
         output.mkdir(parents=True, exist_ok=True)
         report = {
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": {"cpus": os.cpu_count(), "load_average": os.getloadavg()},
             "ledger": _ledger(layout),
-            "settings": {"duration_s": options["duration"], "connections": connections, "workers": options["workers"]},
+            "settings": {
+                "duration_s": options["duration"], "connections": connections, "repeat": options["repeat"],
+                "workers": options["workers"],
+            },
         }
         if options["scaling"]:
             transactions, accounts = options["scaling"]
@@ -101,8 +111,8 @@ class Command(BaseCommand):
         targets = 2 if upstream else 1
         self.stdout.write(
             f"{layout.transactions:,} transactions: {len(route_urls)} URLs x {targets} services"
-            f" x {len(connections)} runs of {options['duration']} s:"
-            f" at most {len(route_urls) * targets * len(connections) * options['duration'] / 60:.0f} min"
+            f" x {len(connections) * options['repeat']} runs of {options['duration']} s: at most"
+            f" {len(route_urls) * targets * len(connections) * options['repeat'] * options['duration'] / 60:.0f} min"
         )
         try:
             with services(
@@ -113,7 +123,7 @@ class Command(BaseCommand):
                 log_dir=options["output"],
             ) as running:
                 return [
-                    self._measure(family, url, running, connections, options["duration"], options["warmup"])
+                    self._measure(family, url, running, connections, options)
                     for family, url in route_urls
                 ]
         except BenchError as error:
@@ -229,9 +239,9 @@ class Command(BaseCommand):
         return conninfo
 
     def _measure(
-        self, family: str, url: str, running: dict[str, Service], connections: list[int], seconds: int,
-        warmup: int,
+        self, family: str, url: str, running: dict[str, Service], connections: list[int], options: dict
     ) -> dict:
+        warmup = options["warmup"]
         answers = {name: fetch(service.base, url) for name, service in running.items()}
         route = {"family": family, "url": url, "status": {name: answer.status for name, answer in answers.items()}}
         if "upstream" in answers:
@@ -250,8 +260,9 @@ class Command(BaseCommand):
                         server_pid=running[name].pid)
         route["results"] = {
             name: {
-                f"c{count}": run_wrk(
-                    running[name].base + url, connections=count, seconds=seconds, server_pid=running[name].pid
+                f"c{count}": run_wrk_median(
+                    running[name].base + url, connections=count, seconds=options["duration"],
+                    server_pid=running[name].pid, repeat=options["repeat"],
                 )
                 for count in connections
             }
@@ -285,9 +296,11 @@ class Command(BaseCommand):
 
 def _figures(result: dict) -> str:
     cpu = result["cpu_ms_per_request"]
+    runs = result.get("runs_rps", [])
     return (
         f"{result['rps']:>7.0f}/s p50 {result['p50_ms']:.1f} p99 {result['p99_ms']:.1f}"
         f" cpu {'-' if cpu is None else f'{cpu:.2f}'} ms/req"
+        + (f" (runs {'/'.join(f'{rps:.0f}' for rps in runs)})" if len(runs) > 1 else "")
     )
 
 

@@ -165,8 +165,9 @@ class Command(BaseCommand):
                 results = ({}, {})
                 for count in connections:
                     for index, (service, (_, url)) in enumerate(zip(running, pair, strict=True)):
-                        results[index][f"c{count}"] = run_wrk(
-                            service.base + url, connections=count, seconds=options["duration"], server_pid=service.pid
+                        results[index][f"c{count}"] = run_wrk_median(
+                            service.base + url, connections=count, seconds=options["duration"],
+                            server_pid=service.pid, repeat=options["repeat"],
                         )
                 for index, (family, url) in enumerate(pair):
                     measured[index].append({"family": family, "url": url, "results": {"ours": results[index]}})

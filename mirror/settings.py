@@ -240,6 +240,9 @@ CACHES = {
 READINESS_MAX_BLOCK_AGE = float(os.environ.get("MIRROR_READINESS_MAX_BLOCK_AGE") or 0)
 METRICS_ENABLED = env_flag("MIRROR_METRICS")
 ACCESS_LOG_ENABLED = env_flag("MIRROR_ACCESS_LOG")
+# The file where the workers of one production server publish their load (apps/common/balancing.py);
+# scripts/run-server sets it when it starts more than one worker.
+WORKER_BOARD = os.environ.get("MIRROR_WORKER_BOARD")
 
 # Server-Sent Events (apps/streams): served on MIRROR_STREAM_BIND by every worker process
 # (unset: not served); the main port redirects the stream paths to MIRROR_STREAM_URL (default:

@@ -16,6 +16,12 @@ from apps.common.handlers import MirrorWSGIHandler  # noqa: E402
 
 application = MirrorWSGIHandler()
 
+if settings.WORKER_BOARD:
+    # Only under scripts/run-server with several workers (apps/common/balancing.py).
+    from apps.common.balancing import LoadBoard, WorkerBalancer
+
+    application = WorkerBalancer(application, LoadBoard(settings.WORKER_BOARD)).start()
+
 # What is loaded by now lives as long as the process: out of the collector's sight, a full
 # collection no longer walks it (a full pass over Django, DRF and the EVM's objects took tens
 # of milliseconds). Requests leave no reference cycles (apps/common/api/views.py), so the

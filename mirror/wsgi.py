@@ -18,9 +18,9 @@ application = MirrorWSGIHandler()
 
 if settings.WORKER_BOARD:
     # Only under scripts/run-server with several workers (apps/common/balancing.py).
-    from apps.common.balancing import LoadBoard, WorkerBalancer
+    from apps.common.balancing import balanced
 
-    application = WorkerBalancer(application, LoadBoard(settings.WORKER_BOARD)).start()
+    application = balanced(application, settings.WORKER_BOARD)
 
 # What is loaded by now lives as long as the process: out of the collector's sight, a full
 # collection no longer walks it (a full pass over Django, DRF and the EVM's objects took tens

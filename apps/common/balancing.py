@@ -25,6 +25,7 @@ layer honours the header) turns this on, and only with more than one worker.
 """
 
 import fcntl
+import logging
 import mmap
 import os
 import struct
@@ -32,7 +33,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 
-__all__ = ("LoadBoard", "WorkerBalancer")
+__all__ = ("LoadBoard", "WorkerBalancer", "balanced")
+
+logger = logging.getLogger(__name__)
 
 WINDOW_SECONDS = 0.05
 # Windows in a row a worker must be saturated beside an idle sibling before it closes a
@@ -161,3 +164,14 @@ class WorkerBalancer:
 
         threading.Thread(target=run, name="worker-balancer", daemon=True).start()
         return self
+
+
+def balanced(application: Callable, board_path: str) -> Callable:
+    """`application` balanced on the board at `board_path`; as it is when the board cannot be
+    opened (the worker then serves, unbalanced, rather than fail to start)."""
+    try:
+        board = LoadBoard(board_path)
+    except OSError as error:
+        logger.warning("Worker balancing is off: the load board %s cannot be opened (%s)", board_path, error)
+        return application
+    return WorkerBalancer(application, board).start()

@@ -15,6 +15,7 @@ from apps.common.balancing import (
     WINDOW_SECONDS,
     LoadBoard,
     WorkerBalancer,
+    balanced,
 )
 
 MS = 1_000_000
@@ -221,6 +222,27 @@ def test_a_worker_gone_from_the_board_does_not_count_as_idle(board_path):
     assert CLOSE not in worker.get()
 
 
+def test_a_worker_whose_board_cannot_be_opened_serves_unbalanced(tmp_path, caplog):
+    def application(environ, start_response):
+        return [b""]
+
+    board_path = tmp_path / "missing-directory" / "board"
+
+    assert balanced(application, str(board_path)) is application
+    assert f"the load board {board_path} cannot be opened" in caplog.text
+
+
+def test_a_balanced_application_serves_through_the_balancer(board_path):
+    def application(environ, start_response):
+        start_response("200 OK", [])
+        return [b"answer"]
+
+    served = balanced(application, str(board_path))
+
+    assert isinstance(served, WorkerBalancer)
+    assert served({}, lambda *args: None) == [b"answer"]
+
+
 def board_pids(path) -> set[int]:
     data = path.read_bytes()
     return {struct.unpack_from("<qqq", data, offset)[0] for offset in range(0, len(data), 24)} - {0}
@@ -269,10 +291,15 @@ def test_the_server_moves_a_connection_off_a_worker_saturated_beside_an_idle_one
 
 @pytest.mark.django_db(transaction=True)
 def test_a_server_of_one_worker_keeps_its_connections(start_production_server, freezable_database, tmp_path):
-    server = start_production_server(freezable_database.database_url, MIRROR_WORKERS="1", TMPDIR=str(tmp_path))
+    server = start_production_server(
+        freezable_database.database_url,
+        MIRROR_WORKERS="1",
+        TMPDIR=str(tmp_path),
+        MIRROR_WORKER_BOARD=str(tmp_path / "inherited-board"),  # dropped by run-server
+    )
 
     held, following, closed = held_then_pipelined(server, freezable_database, hold=0.6)
 
-    assert not list(tmp_path.glob("mirror-workers-*"))
+    assert not list(tmp_path.glob("mirror-workers-*")) and not (tmp_path / "inherited-board").exists()
     assert held.startswith(b"200 ok") and following.startswith(b"200 ok")
     assert b"connection:" not in following and not closed

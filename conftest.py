@@ -1,4 +1,6 @@
 import pytest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from django.test import client as test_client
 
 from apps.common.conformance import MirrorClientHandler
@@ -24,3 +26,14 @@ def server_request_path_in_test_clients():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(test_client, "ClientHandler", MirrorClientHandler)
         yield
+
+
+@pytest.fixture
+def connection_kept_open():
+    """For a test calling the WSGI application itself, as Django's test client does: closing
+    the connection after a request would end the test's transaction and its rows. Restores
+    the receivers it took off, and only those (apps/common/apps.py takes some off for good)."""
+    taken = [signal for signal in (request_started, request_finished) if signal.disconnect(close_old_connections)]
+    yield
+    for signal in taken:
+        signal.connect(close_old_connections)

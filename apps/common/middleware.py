@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
 from django.middleware.csrf import CsrfViewMiddleware
+from django.middleware.security import SecurityMiddleware
 
 from apps.common.api.exceptions import (
     HeadersTooLarge,
@@ -46,27 +47,33 @@ class MirrorApiMiddleware:
       `Content-Length`: all Django's CommonMiddleware did for the API (its other duties
       are off here: no slash appended, no `www.` prepended, no user agent barred), without
       its building the request's full path twice (1-2 % of a request's instructions).
-    - Responses allow any origin (CORS).
+    - Responses allow any origin (CORS), and carry the constant headers Django's
+      SecurityMiddleware would add (`security_headers`): that middleware is in the API chain
+      only where it redirects to HTTPS or sends HSTS (`handlers.api_middleware`).
     - An error escaping a view still answers the JSON error envelope.
     """
 
     def __init__(self, get_response):
         self.get_response = get_response
+        self.constant_headers = (("Access-Control-Allow-Origin", "*"), *security_headers())
 
     def __call__(self, request):
         if not is_api_request(request):
             return self.get_response(request)
         if request.method == "OPTIONS":
-            return _preflight_response(request)
-        try:
-            if (error := oversize_error(request.META)) is not None:
-                raise error
-            request.mirror_limit_max = _authenticated_limit(request.META.get("HTTP_AUTHORIZATION"))
-        except MirrorApiError as error:
-            response = error_response(error)
+            response = _preflight_response(request)
         else:
-            response = self._answer(request)
-        response["Access-Control-Allow-Origin"] = "*"
+            try:
+                if (error := oversize_error(request.META)) is not None:
+                    raise error
+                request.mirror_limit_max = _authenticated_limit(request.META.get("HTTP_AUTHORIZATION"))
+            except MirrorApiError as error:
+                response = error_response(error)
+            else:
+                response = self._answer(request)
+        # No API answer sets these itself.
+        for name, value in self.constant_headers:
+            response[name] = value
         return response
 
     def _answer(self, request):
@@ -87,12 +94,22 @@ class MirrorApiMiddleware:
 
 def _preflight_response(request) -> HttpResponse:
     response = HttpResponse(status=204)
-    response["Access-Control-Allow-Origin"] = "*"
     response["Access-Control-Allow-Methods"] = "GET,HEAD,PUT,PATCH,POST,DELETE"
     if requested := request.headers.get("Access-Control-Request-Headers"):
         response["Access-Control-Allow-Headers"] = requested
     response["Vary"] = "Access-Control-Request-Headers"
     return response
+
+
+def security_headers() -> list[tuple[str, str]]:
+    """The headers Django's SecurityMiddleware, as configured, adds to any answer (nosniff,
+    referrer and opener policies): those it adds to an empty response. HSTS, which depends on
+    the request, is left to it (`handlers.api_middleware`)."""
+    bare = HttpResponse()
+    middleware = SecurityMiddleware(lambda request: bare)
+    middleware.sts_seconds = 0
+    secured = middleware.process_response(None, HttpResponse())
+    return [(name, value) for name, value in secured.items() if not bare.has_header(name)]
 
 
 def oversize_error(meta: dict) -> MirrorApiError | None:

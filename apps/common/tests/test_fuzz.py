@@ -6,10 +6,8 @@ from pathlib import Path
 
 import pytest
 import schemathesis
-from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
-from django.db import close_old_connections
 from werkzeug.test import Client
 from hypothesis import HealthCheck, given, seed, settings
 from schemathesis.checks import not_a_server_error
@@ -29,15 +27,10 @@ def raw_bytes(context, value):
 
 
 @pytest.fixture
-def app(db):
-    """The WSGI app on the test's connection: a request must not close it mid-transaction,
-    as Django's own test client ensures too."""
+def app(db, connection_kept_open):
+    """The WSGI app on the test's connection (see `connection_kept_open`)."""
     call_command("loadfixtures", DEMO)
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    yield WSGIHandler()
-    signals.request_started.connect(close_old_connections)
-    signals.request_finished.connect(close_old_connections)
+    return WSGIHandler()
 
 
 def test_every_operation_answers_as_documented(app):

@@ -1,8 +1,6 @@
 import pytest
 from django.core.exceptions import ImproperlyConfigured
-from django.core.signals import request_finished, request_started
 from django.core.handlers.wsgi import WSGIHandler
-from django.db import close_old_connections
 from django.test import Client
 
 from apps.common.fixtures import load_rows
@@ -13,14 +11,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def test_transaction_kept_open():
-    """As Django's test client does: closing the connection after each request would
-    leave the test's transaction and its rows."""
-    for signal in (request_started, request_finished):
-        signal.disconnect(close_old_connections)
-    yield
-    for signal in (request_started, request_finished):
-        signal.connect(close_old_connections)
+def test_transaction_kept_open(connection_kept_open):
+    """Every test here calls the application itself."""
+
 
 BLOCK = {
     "consensus_start": 1_700_000_000_000_000_000,
@@ -82,6 +75,25 @@ def test_the_api_chain_answers_as_the_whole_middleware_does(method, path, query,
     assert served == call(WSGIHandler(), method, path, query, headers)
     if path == "/api/v1/blocks/7" and not query:
         assert b'"number":7' in served[2]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value", "scheme", "expected"),
+    [
+        ("SECURE_HSTS_SECONDS", 60, "https", ("200 OK", ("Strict-Transport-Security", "max-age=60"))),
+        ("SECURE_SSL_REDIRECT", True, "http", ("301 Moved Permanently", ("Location", "https://127.0.0.1:8000/api/v1/blocks/7"))),
+    ],
+)
+def test_an_https_deployment_answers_as_the_whole_middleware_does(settings, setting, value, scheme, expected):
+    load_rows({"record_file": [BLOCK]}, source="test")
+    setattr(settings, setting, value)
+    https = {"wsgi.url_scheme": scheme}
+
+    served = call(MirrorWSGIHandler(), "GET", "/api/v1/blocks/7", "", https)
+
+    assert served == call(WSGIHandler(), "GET", "/api/v1/blocks/7", "", https)
+    status, header = expected
+    assert served[0] == status and header in served[1]
 
 
 def test_api_requests_skip_the_site_middleware(monkeypatch):

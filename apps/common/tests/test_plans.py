@@ -19,8 +19,7 @@ import json
 import string
 
 import pytest
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections, connection
+from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -177,17 +176,6 @@ def test_route_reads_index_ranges(ledger, family, template):
 @pytest.fixture(scope="module")
 def server_handler() -> MirrorWSGIHandler:
     return MirrorWSGIHandler()
-
-
-@pytest.fixture
-def connection_kept_open():
-    """As Django's test client does: closing the connection after each request would end
-    the test's transaction."""
-    for signal in (request_started, request_finished):
-        signal.disconnect(close_old_connections)
-    yield
-    for signal in (request_started, request_finished):
-        signal.connect(close_old_connections)
 
 
 def serve(handler: MirrorWSGIHandler, url: str) -> str:

@@ -1,6 +1,6 @@
 from django.conf import settings
-from rest_framework import serializers
 
+from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import MAX_NUM, encode_alias, encode_key, format_entity_id, format_timestamp, to_hex
 
 NANOS_PER_SECOND = 1_000_000_000
@@ -26,7 +26,7 @@ __all__ = (
 )
 
 
-class BalanceSerializer(serializers.BaseSerializer):
+class BalanceSerializer(RowSerializer):
     def to_representation(self, row):
         return {
             "account": format_entity_id(row["account_id"]),
@@ -61,7 +61,7 @@ def entity_expiry(row: dict) -> int | None:
     return row["created_timestamp"] + row["auto_renew_period"] * NANOS_PER_SECOND
 
 
-class AccountSerializer(serializers.BaseSerializer):
+class AccountSerializer(RowSerializer):
     """The `AccountInfo` object, from a row of `selectors.account_list` / `account_get`."""
 
     def to_representation(self, row):
@@ -119,7 +119,7 @@ def _status(statuses: tuple[str, ...], value: int | None) -> str | None:
     return None if value is None else statuses[value]
 
 
-class StakingRewardSerializer(serializers.BaseSerializer):
+class StakingRewardSerializer(RowSerializer):
     def to_representation(self, row):
         return {
             "account_id": format_entity_id(row["account_id"]),
@@ -128,7 +128,7 @@ class StakingRewardSerializer(serializers.BaseSerializer):
         }
 
 
-class CryptoAllowanceSerializer(serializers.BaseSerializer):
+class CryptoAllowanceSerializer(RowSerializer):
     def to_representation(self, row):
         return {
             "amount": row["amount"],
@@ -144,7 +144,7 @@ class TokenAllowanceSerializer(CryptoAllowanceSerializer):
         return {**super().to_representation(row), "token_id": format_entity_id(row["token_id"])}
 
 
-class TokenRelationshipSerializer(serializers.BaseSerializer):
+class TokenRelationshipSerializer(RowSerializer):
     def to_representation(self, row):
         return {
             "automatic_association": row["automatic_association"],
@@ -157,7 +157,7 @@ class TokenRelationshipSerializer(serializers.BaseSerializer):
         }
 
 
-class NftAllowanceSerializer(serializers.BaseSerializer):
+class NftAllowanceSerializer(RowSerializer):
     def to_representation(self, row):
         return {
             "approved_for_all": row["approved_for_all"],
@@ -168,7 +168,7 @@ class NftAllowanceSerializer(serializers.BaseSerializer):
         }
 
 
-class TokenAirdropSerializer(serializers.BaseSerializer):
+class TokenAirdropSerializer(RowSerializer):
     def to_representation(self, row):
         return {
             "amount": row["amount"],

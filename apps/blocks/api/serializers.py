@@ -1,5 +1,4 @@
-from rest_framework import serializers
-
+from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import add_hex_prefix, format_timestamp, to_hex
 
 __all__ = ("BlockSerializer",)
@@ -7,7 +6,7 @@ __all__ = ("BlockSerializer",)
 LOGS_BLOOM_HEX_DIGITS = 512
 
 
-class BlockSerializer(serializers.BaseSerializer):
+class BlockSerializer(RowSerializer):
     def to_representation(self, block):
         versions = (block["hapi_version_major"], block["hapi_version_minor"], block["hapi_version_patch"])
         return {

@@ -25,4 +25,4 @@ class BlockViewSet(MirrorViewSet):
         block = selectors.block_get(hash_or_number=hash_or_number)
         if block is None:
             raise NotFound()
-        return Response(self.get_serializer(block).data)
+        return Response(self.represent_one(block))

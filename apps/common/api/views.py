@@ -19,6 +19,7 @@ from rest_framework.response import Response
 
 from apps.common import list_cache as cache
 from apps.common.api.exceptions import NotFound, error_response
+from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import format_timestamp
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.common.pagination import Anchor, link_header, next_link
@@ -120,7 +121,14 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
 
     def represent(self, rows: list) -> list:
         """The rows in the route's serializer's representation."""
+        serializer_class = self.get_serializer_class()
+        if issubclass(serializer_class, RowSerializer):
+            return represent(serializer_class.shared(), rows)
         return represent(self.get_serializer(), rows)
+
+    def represent_one(self, row) -> dict:
+        """One row (a detail route's) in the route's serializer's representation."""
+        return self.represent([row])[0]
 
     def list_rows(self, filterset) -> list:
         """One page of rows; a route whose page is not one queryset reads it here

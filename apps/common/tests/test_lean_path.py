@@ -1,11 +1,13 @@
 import json
+import subprocess
+import sys
 
 import pytest
-from django.core.cache import close_caches
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.conf import settings
 from django.test import Client
+from rest_framework.serializers import BaseSerializer
 
+from apps.blocks.api.serializers import BlockSerializer
 from apps.common.api.renderers import MirrorJSONRenderer
 
 pytestmark = pytest.mark.django_db
@@ -51,10 +53,23 @@ def test_renderer_falls_back_for_what_orjson_cannot_render():
 
 
 def test_requests_keep_only_the_signal_receivers_that_do_something():
-    finished = [receiver() for _, receiver, _ in request_finished.receivers]
-    started = [receiver() for _, receiver, _ in request_started.receivers]
+    # In a process of its own: Django's test client connects some of them again after each
+    # request (as CaptureQueriesContext does `reset_queries`).
+    script = (
+        "import django; django.setup(); from django.core import signals; "
+        "print([[r().__name__ for _, r, _ in s.receivers] for s in (signals.request_started, signals.request_finished)])"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=settings.BASE_DIR, capture_output=True, text=True, check=True)
 
-    assert close_old_connections in started and close_old_connections in finished
-    assert close_caches not in finished
-    # reset_queries is dropped at startup too, but a test that counted statements (Django's
-    # CaptureQueriesContext) connects it again when done.
+    assert done.stdout.splitlines()[-1] == "[[], ['close_old_connections']]"
+
+
+def test_a_row_serializer_is_built_once_for_every_request(client, monkeypatch):
+    client.get("/api/v1/blocks")
+    built = []
+    build = BaseSerializer.__init__
+    monkeypatch.setattr(BaseSerializer, "__init__", lambda self, *args, **kwargs: built.append(self) or build(self, *args, **kwargs))
+
+    assert client.get("/api/v1/blocks").status_code == 200
+    assert built == []
+    assert BlockSerializer.shared() is BlockSerializer.shared()

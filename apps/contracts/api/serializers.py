@@ -2,6 +2,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from apps.accounts.api.serializers import entity_expiry
+from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import add_hex_prefix, decode_entity_id, encode_key, format_entity_id, format_timestamp, to_hex
 from apps.common.protobuf import protobuf_fields
 from apps.contracts.api.encoding import (
@@ -39,7 +40,7 @@ def format_uint256(data: bytes | None) -> str | None:
     return "0x" + bytes(data).hex().rjust(UINT256_HEX_DIGITS, "0")
 
 
-class ContractSerializer(serializers.BaseSerializer):
+class ContractSerializer(RowSerializer):
     """The `Contract` object, from a row of `selectors.contract_list`, or of
     `selectors.contract_get` with its bytecodes."""
 
@@ -73,7 +74,7 @@ class ContractSerializer(serializers.BaseSerializer):
         return contract
 
 
-class StateSerializer(serializers.BaseSerializer):
+class StateSerializer(RowSerializer):
     def to_representation(self, row):
         evm_address = row["evm_address"]
         return {
@@ -105,7 +106,7 @@ def _word(data: bytes | None) -> str | None:
     return to_hex(data, pad=WORD_HEX_DIGITS) if data else _ZERO_WORD
 
 
-class ContractLogSerializer(serializers.BaseSerializer):
+class ContractLogSerializer(RowSerializer):
     def to_representation(self, log):
         topics = (log["topic0"], log["topic1"], log["topic2"], log["topic3"])
         return {
@@ -316,7 +317,7 @@ def contract_action(row: dict) -> dict:
     }
 
 
-class ContractResultSerializer(serializers.BaseSerializer):
+class ContractResultSerializer(RowSerializer):
     def to_representation(self, instance):
         return contract_result(instance)
 
@@ -326,7 +327,7 @@ class ContractResultDetailsSerializer(serializers.BaseSerializer):
         return contract_result_details(instance, hbar=self.context["hbar"])
 
 
-class ContractActionSerializer(serializers.BaseSerializer):
+class ContractActionSerializer(RowSerializer):
     def to_representation(self, instance):
         return contract_action(instance)
 

@@ -1,5 +1,4 @@
-from rest_framework import serializers
-
+from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import encode_key, format_entity_id, format_timestamp, to_base64, to_sql_base64
 
 __all__ = ("ScheduleSerializer",)
@@ -7,7 +6,7 @@ __all__ = ("ScheduleSerializer",)
 SIGNATURE_TYPES = {2: "CONTRACT", 3: "ED25519", 4: "RSA_3072", 5: "ECDSA_384", 6: "ECDSA_SECP256K1"}
 
 
-class ScheduleSerializer(serializers.BaseSerializer):
+class ScheduleSerializer(RowSerializer):
     """A schedule row joined with its entity and signatures (`selectors.with_entities_and_signatures`)."""
 
     def to_representation(self, schedule):

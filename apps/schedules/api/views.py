@@ -39,7 +39,7 @@ class ScheduleViewSet(MirrorViewSet):
         schedule = selectors.schedule_get(schedule_id=encoded)
         if schedule is None:
             raise NotFound()
-        response = Response(self.get_serializer(schedule).data)
+        response = Response(self.represent_one(schedule))
         if selectors.is_final(schedule, now=clock.now_ns()):
             response["Cache-Control"] = CACHE_CONTROL_FINAL
         return response

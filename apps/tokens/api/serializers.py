@@ -1,5 +1,4 @@
-from rest_framework import serializers
-
+from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import encode_key, format_entity_id, format_timestamp, to_base64
 from apps.tokens.models import TokenType
 from apps.transactions.api.serializers import format_transaction_id
@@ -16,7 +15,7 @@ __all__ = (
 NANOS_PER_SECOND = 1_000_000_000
 
 
-class NftSerializer(serializers.BaseSerializer):
+class NftSerializer(RowSerializer):
     """One NFT, from a row of `nft` read as a dict with `modified_timestamp`
     (the lower bound of `timestamp_range`) and `deleted` already decided by the
     route (the token's deletion counts in lists, not for one NFT)."""
@@ -35,7 +34,7 @@ class NftSerializer(serializers.BaseSerializer):
         }
 
 
-class TokenSerializer(serializers.BaseSerializer):
+class TokenSerializer(RowSerializer):
     """A token of `/tokens`, from `selectors.token_queryset`."""
 
     def to_representation(self, row):
@@ -50,7 +49,7 @@ class TokenSerializer(serializers.BaseSerializer):
         }
 
 
-class TokenInfoSerializer(serializers.BaseSerializer):
+class TokenInfoSerializer(RowSerializer):
     """One token, from `selectors.token_info`: supplies and decimals as strings,
     `expiry_timestamp` in nanoseconds."""
 
@@ -151,12 +150,12 @@ def _royalty_fee(fee: dict) -> dict:
     }
 
 
-class TokenBalanceSerializer(serializers.BaseSerializer):
+class TokenBalanceSerializer(RowSerializer):
     def to_representation(self, row):
         return {"account": format_entity_id(row["account_id"]), "balance": row["balance"], "decimals": row["decimals"]}
 
 
-class NftTransactionSerializer(serializers.BaseSerializer):
+class NftTransactionSerializer(RowSerializer):
     """A transaction of an NFT, from `selectors.nft_transaction_list`."""
 
     def to_representation(self, row):

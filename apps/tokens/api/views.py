@@ -115,7 +115,7 @@ class NftViewSet(ScopedPages, MirrorViewSet):
         if nft is None:
             raise NotFound()
         _add_modified_timestamp(nft)
-        return Response(self.get_serializer(nft).data)
+        return Response(self.represent_one(nft))
 
 
 def _add_modified_timestamp(row: dict) -> None:

@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import encode_entity_id, encode_key, format_entity_id, format_timestamp, to_base64
 from apps.topics.filtersets import UTF8
 from apps.topics.protobuf import key_list_keys, transaction_id_fields
@@ -61,7 +62,7 @@ def chunk_info(message: dict) -> dict | None:
     }
 
 
-class TopicSerializer(serializers.BaseSerializer):
+class TopicSerializer(RowSerializer):
     """A topic's details from its topic, entity and custom fee rows (`TopicDetails`, all present)."""
 
     def to_representation(self, details: TopicDetails):

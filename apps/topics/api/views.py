@@ -85,7 +85,7 @@ class TopicMessageViewSet(ScopedPages, MirrorViewSet):
     def _message_response(self, message: dict | None) -> Response:
         if message is None:
             raise NotFound()
-        return Response(self.get_serializer(message).data)
+        return Response(self.represent_one(message))
 
 
 def parse_path_segments(

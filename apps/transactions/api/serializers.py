@@ -1,8 +1,8 @@
 """The `Transaction` and `TransactionDetail` objects, rendered from the rows
 `selectors.transactions_at` (and the lookups by id or hash) return."""
 
-from rest_framework import serializers
 
+from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import (
     MAX_LONG,
     decode_entity_id,
@@ -30,7 +30,7 @@ def format_transaction_id(payer: int, valid_start_ns: int) -> str:
     return f"{entity.shard}.{entity.realm}.{entity.num}-{seconds}-{nanos:09d}"
 
 
-class TransactionSerializer(serializers.BaseSerializer):
+class TransactionSerializer(RowSerializer):
     def to_representation(self, row):
         max_fee, duration = row["max_fee"], row["valid_duration_seconds"]
         return {

@@ -1,6 +1,5 @@
 from collections.abc import Callable
 
-from rest_framework.response import Response
 
 from apps.accounts import selectors
 from apps.accounts.api.serializers import (
@@ -104,7 +103,7 @@ class AccountViewSet(MirrorViewSet):
                 link = next_link(
                     request.path, filterset.params, criteria.order, self.transaction_anchors, transactions[-1]
                 )
-        return Response(
+        return self.answer(
             {
                 **AccountSerializer(account).data,
                 "transactions": represent(TransactionSerializer(), transactions),
@@ -253,7 +252,7 @@ class JavaAccountListViewSet(MirrorViewSet):
             limit=criteria.limit,
             count=len(rows),
         )
-        return Response({self.results_key: self.represent(rows), "links": {"next": link}})
+        return self.answer({self.results_key: self.represent(rows), "links": {"next": link}})
 
     # Every parameter the route pages by; their values bounding the order's direction give way to the next page's.
     paged_params: tuple[str, ...] = ()

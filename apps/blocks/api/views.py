@@ -1,4 +1,3 @@
-from rest_framework.response import Response
 
 from apps.blocks import selectors
 from apps.blocks.api.serializers import BlockSerializer
@@ -25,4 +24,4 @@ class BlockViewSet(MirrorViewSet):
         block = selectors.block_get(hash_or_number=hash_or_number)
         if block is None:
             raise NotFound()
-        return Response(self.represent_one(block))
+        return self.answer(self.represent_one(block))

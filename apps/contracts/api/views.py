@@ -65,7 +65,7 @@ class ContractViewSet(MirrorViewSet):
         row = selectors.contract_get(contract=contract, timestamps=timestamps)
         if row is None:
             raise NotFound()
-        return Response(self.represent_one(row))
+        return self.answer(self.represent_one(row))
 
 
 class ContractStateViewSet(MirrorViewSet):

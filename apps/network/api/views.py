@@ -63,7 +63,7 @@ class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
         query = JavaQuery(request.META.get("QUERY_STRING", ""))
         bound = timestamp_bound(query, timestamp_comparisons(query))
         rates = system_file(selectors.EXCHANGE_RATE_FILE, bound, parse_exchange_rate_set)
-        return Response(serializers.exchange_rate_set(rates.data, rates.consensus_timestamp))
+        return self.answer(serializers.exchange_rate_set(rates.data, rates.consensus_timestamp))
 
     def fees(self, request):
         query = JavaQuery(request.META.get("QUERY_STRING", ""))
@@ -73,7 +73,7 @@ class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
         schedules = system_file(selectors.FEE_SCHEDULE_FILE, bound, parse_fee_schedules)
         rates = system_file(selectors.EXCHANGE_RATE_FILE, bound, parse_exchange_rate_set)
         reference = schedules.consensus_timestamp if bound.upper is None else bound.upper
-        return Response(serializers.network_fees(schedules, rates, reference=reference, order=order))
+        return self.answer(serializers.network_fees(schedules, rates, reference=reference, order=order))
 
     def nodes(self, request):
         query = JavaQuery(request.META.get("QUERY_STRING", ""))
@@ -90,13 +90,13 @@ class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
                 limit=criteria.limit,
                 count=len(rows),
             )
-        return Response({"nodes": [serializers.network_node(row) for row in rows], "links": {"next": link}})
+        return self.answer({"nodes": [serializers.network_node(row) for row in rows], "links": {"next": link}})
 
     def stake(self, request):
         stake = selectors.network_stake_latest()
         if stake is None:
             raise DetailedError(404, "No network stake data found")
-        return Response(serializers.network_stake(stake))
+        return self.answer(serializers.network_stake(stake))
 
     def supply(self, request):
         query = JavaQuery(request.META.get("QUERY_STRING", ""))
@@ -107,7 +107,7 @@ class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
         if supply.consensus_timestamp == 0:
             raise DetailedError(404, "Network supply not found")
         if kind is None:
-            return Response(serializers.network_supply(supply))
+            return self.answer(serializers.network_supply(supply))
         tinybars = serializers.TOTAL_SUPPLY if kind == "totalcoins" else serializers.TOTAL_SUPPLY - supply.unreleased
         return HttpResponse(serializers.hbars(tinybars), content_type="text/plain;charset=UTF-8")
 

@@ -1,4 +1,3 @@
-from rest_framework.response import Response
 
 from apps.common import clock
 from apps.common.api.exceptions import InvalidArgument, NotFound
@@ -39,7 +38,7 @@ class ScheduleViewSet(MirrorViewSet):
         schedule = selectors.schedule_get(schedule_id=encoded)
         if schedule is None:
             raise NotFound()
-        response = Response(self.represent_one(schedule))
+        response = self.answer(self.represent_one(schedule))
         if selectors.is_final(schedule, now=clock.now_ns()):
             response["Cache-Control"] = CACHE_CONTROL_FINAL
         return response

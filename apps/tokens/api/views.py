@@ -1,7 +1,6 @@
 import copy
 
 from django.urls import resolve
-from rest_framework.response import Response
 
 from apps.common import clock
 from apps.common.api.exceptions import InvalidArgument, NotFound, error_response
@@ -69,7 +68,7 @@ class TokenViewSet(MirrorViewSet):
         info = selectors.token_info(token_id=token, as_of=as_of)
         if info is None:
             raise NotFound()
-        return Response(TokenInfoSerializer(info).data)
+        return self.answer(TokenInfoSerializer(info).data)
 
 
 class TokenBalanceViewSet(MirrorViewSet):
@@ -115,7 +114,7 @@ class NftViewSet(ScopedPages, MirrorViewSet):
         if nft is None:
             raise NotFound()
         _add_modified_timestamp(nft)
-        return Response(self.represent_one(nft))
+        return self.answer(self.represent_one(nft))
 
 
 def _add_modified_timestamp(row: dict) -> None:

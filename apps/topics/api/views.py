@@ -85,7 +85,7 @@ class TopicMessageViewSet(ScopedPages, MirrorViewSet):
     def _message_response(self, message: dict | None) -> Response:
         if message is None:
             raise NotFound()
-        return Response(self.represent_one(message))
+        return self.answer(self.represent_one(message))
 
 
 def parse_path_segments(
@@ -126,4 +126,6 @@ class TopicViewSet(AcyclicViewMixin, viewsets.ViewSet):
             raise DetailedError(404, "Entity not found")
         if details.custom_fee is None:
             raise DetailedError(404, "Custom fee for entity not found")
-        return Response(TopicSerializer(details).data, headers={"Cache-Control": CACHE_CONTROL_TOPIC})
+        response = self.answer(TopicSerializer(details).data)
+        response["Cache-Control"] = CACHE_CONTROL_TOPIC
+        return response

@@ -1,7 +1,6 @@
 import base64
 import re
 
-from rest_framework.response import Response
 
 from apps.common import clock
 from apps.common.api.exceptions import InvalidArgument, NotFound
@@ -57,7 +56,7 @@ class TransactionViewSet(MirrorViewSet):
             )
         if not lookup.rows:
             raise NotFound()
-        response = Response({"transactions": represent(TransactionDetailSerializer(), lookup.rows)})
+        response = self.answer({"transactions": represent(TransactionDetailSerializer(), lookup.rows)})
         if lookup.pending_schedule:
             response["Cache-Control"] = CACHE_CONTROL_PENDING_SCHEDULE
         return response

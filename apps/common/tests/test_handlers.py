@@ -159,3 +159,17 @@ def test_server_serves_a_kept_list_answer_whole_without_the_database(settings, d
     assert first[0] == "200 OK"
     assert again == first
     assert dict(again[1])["Content-Length"] == str(len(again[2]))
+
+
+def test_a_host_once_allowed_is_refused_once_the_settings_refuse_it(settings):
+    load_rows({"record_file": [BLOCK]}, source="test")
+    application = MirrorWSGIHandler()
+    host = {"HTTP_HOST": "mirror.example"}
+
+    settings.ALLOWED_HOSTS = ["mirror.example"]
+    allowed = [call(application, "GET", "/api/v1/blocks/7", "", host)[0] for _ in range(2)]
+    settings.ALLOWED_HOSTS = ["elsewhere.example"]
+    refused = call(application, "GET", "/api/v1/blocks/7", "", host)
+
+    assert allowed == ["200 OK", "200 OK"]
+    assert refused[0] == "400 Bad Request"

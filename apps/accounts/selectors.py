@@ -34,7 +34,7 @@ from apps.common.api.exceptions import InvalidArgument, MirrorApiError, NotFound
 from apps.common.codecs import MAX_LONG, decode_base32_alias, encode_entity_id, parse_entity_id
 from apps.common.compiled import CompiledQuery
 from apps.common.database import statement_cursor
-from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons
+from apps.common.filters import OPERATOR_LOOKUPS, Comparison, apply_comparisons, conflicting_equals
 from apps.common.java import parse_java_entity_id
 from apps.common.keyset import Keyset, keyset_page
 from apps.common.lookups import RangeLower
@@ -118,7 +118,7 @@ def balance_list(*, criteria: BalanceListFilter, now: int) -> list[dict]:
     """One page of balances: `{"account_id", "balance", "consensus_timestamp", "tokens": [...]}`,
     ordered by account id; `now` bounds a snapshot search that has no upper bound."""
     accounts = _matchable(_resolve_accounts(criteria.accounts))
-    if accounts is None:
+    if accounts is None or conflicting_equals(criteria.balances):
         return []
     token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]
     descending = criteria.order == "desc"
@@ -497,6 +497,8 @@ class AccountListFilter:
 def account_list(*, criteria: AccountListFilter) -> list[dict]:
     """One page of accounts, ordered by id: entity columns plus `pending_reward`
     and, with balances, `tokens` (at most `TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS` each)."""
+    if conflicting_equals(criteria.balances):
+        return []
     entities = Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES)
     if criteria.include_balance:
         entities = entities.exclude(num=TREASURY_ACCOUNT_NUM, memo=SYNTHETIC_TREASURY_MEMO)

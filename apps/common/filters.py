@@ -186,6 +186,12 @@ def equals_only(parser: Callable[[str], Any]) -> Callable[[str], Any]:
     return parse
 
 
+def conflicting_equals(comparisons: Sequence[Comparison]) -> bool:
+    """Whether the comparisons name two different `eq` values: ANDed, as the upstream
+    ANDs a repeated `account.balance`, no row can meet both."""
+    return len({c.value for c in comparisons if c.operator == "eq"}) > 1
+
+
 def apply_comparisons(queryset, field: str, comparisons: Sequence[Comparison]):
     """The queryset narrowed by validated comparisons on `field`: ANDed, with the
     `eq` values ORed. A None value (an EVM address or alias that names nothing)

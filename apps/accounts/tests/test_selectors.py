@@ -195,6 +195,15 @@ def test_snapshot_balances_filtered_and_limited(snapshots):
     assert balances(timestamps=at(("eq", S2)), limit=1, order="asc") == [(2, 2, S2, [])]
 
 
+def test_repeated_balance_values_are_all_required(snapshots, entities):
+    assert balances(balances=at(("eq", 500), ("eq", 600))) == []
+    assert balances(balances=at(("eq", 600), ("eq", 600))) == [(6, 600, NOW - 1, [])]
+    assert balances(timestamps=at(("eq", S2)), balances=at(("eq", 55), ("eq", 60))) == []
+    assert balances(timestamps=at(("eq", S2)), balances=at(("eq", 55), ("eq", 55))) == [
+        (5, 55, S2, [(101, 2), (100, 10)])
+    ]
+
+
 def test_snapshot_balances_of_public_key_accounts(snapshots, entities):
     assert balances(timestamps=at(("eq", S2)), public_keys=["ab" * 32]) == [
         (6, 60, S2, []),

@@ -70,6 +70,10 @@ def test_balances_at_a_snapshot(client, accounts):
         ("account.id=ne:0.0.7&limit=2", ["0.0.6", "0.0.5"]),
         ("account.balance=gte:50&account.balance=lt:70", ["0.0.6", "0.0.5"]),
         ("account.balance=20", ["0.0.2"]),
+        # Repeated values are all required, as the upstream ANDs them.
+        ("account.balance=20&account.balance=60", []),
+        ("account.balance=20&account.balance=eq:20", ["0.0.2"]),
+        ("timestamp=1566560003&account.balance=40&account.balance=60", []),
         ("order=asc&limit=2", ["0.0.2", "0.0.3"]),
         ("timestamp=1566560001&account.id=gte:0.0.5", ["0.0.7", "0.0.6", "0.0.5"]),
         ("timestamp=lt:1566560003&order=asc&limit=2", ["0.0.2", "0.0.4"]),

@@ -305,8 +305,9 @@ class ContractResultFilterSet(ListFilterSet):
     hbar = LastValueFilter(parser=parse_bool)
     internal = LastValueFilter(parser=parse_bool)
     timestamp = OperatorFilter(parser=parse_timestamp)
-    transaction_index = LastValueFilter(
-        param="transaction.index", parser=equals_only(parse_transaction_index)
+    # Repeated values are ORed, as upstream reads them into one `in` list.
+    transaction_index = OperatorFilter(
+        param="transaction.index", parser=parse_transaction_index, operators={"eq"}
     )
 
     default_order = "desc"
@@ -319,7 +320,7 @@ class ContractResultFilterSet(ListFilterSet):
                 "Invalid parameter usage: block.hash - cannot combine block.number and block.hash"
             )
         if (
-            self.value("transaction.index") is not None
+            self.comparisons("transaction.index")
             and not has_number
             and self.value("block.hash") is None
         ):

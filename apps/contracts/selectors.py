@@ -493,7 +493,7 @@ class ContractResultFilter:
     senders: Sequence[Comparison] = ()
     block_number: int | None = None
     block_hash: str | None = None
-    transaction_index: int | None = None
+    transaction_indexes: Sequence[Comparison] = ()
     internal: bool = False
     order: str = "desc"
     limit: int = 25
@@ -552,8 +552,7 @@ def contract_result_list(*, criteria: ContractResultFilter) -> list[dict]:
         if block is None:
             return []
         where.add("cr.consensus_timestamp between %s and %s", *block)
-    if criteria.transaction_index is not None:
-        where.add("cr.transaction_index = %s", criteria.transaction_index)
+    where.compare("cr.transaction_index", criteria.transaction_indexes)
     if not criteria.internal:
         where.add("cr.transaction_nonce = 0")
     where.add(f"cr.transaction_result <> {WRONG_NONCE}")
@@ -616,8 +615,7 @@ def _merge_synthetic(
     where.compare("consensus_timestamp", criteria.timestamps)
     if block is not None:
         where.add("consensus_timestamp between %s and %s", *block)
-    if criteria.transaction_index is not None:
-        where.add("transaction_index = %s", criteria.transaction_index)
+    where.compare("transaction_index", criteria.transaction_indexes)
     direction = "desc" if criteria.order == "desc" else "asc"
     synthetic = _dict_rows(
         "select null::bigint as amount, null::bytea as bloom,"

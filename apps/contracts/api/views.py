@@ -200,7 +200,7 @@ class ContractResultViewSet(MirrorViewSet):
                 senders=filterset.comparisons("from"),
                 block_number=filterset.value("block.number"),
                 block_hash=filterset.value("block.hash"),
-                transaction_index=filterset.value("transaction.index"),
+                transaction_indexes=filterset.comparisons("transaction.index"),
                 internal=filterset.value("internal", False),
                 order=filterset.order_value,
                 limit=filterset.limit_value,

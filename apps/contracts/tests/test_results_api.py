@@ -143,6 +143,9 @@ def test_contract_results_page_with_timestamp_links(client, results):
         (f"block.hash=eq:0x{block_hash(10)[:64]}", [T + 1, T]),
         (f"block.hash={'ab' * 32}", []),
         ("block.number=10&transaction.index=1", [T + 1]),
+        # Repeated indexes are ORed, as upstream reads them into one `in` list.
+        ("block.number=10&transaction.index=1&transaction.index=0", [T + 1, T]),
+        ("block.number=10&transaction.index=1&transaction.index=eq:1", [T + 1]),
         (f"block.hash={block_hash(10)}&transaction.index=0", [T]),
         ("internal=true", [T + 3, T + 2, T + 1, T]),
         ("internal=false", [T + 2, T + 1, T]),

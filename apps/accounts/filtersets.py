@@ -65,7 +65,6 @@ _PUBLIC_KEY = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{66}|[0-9A-Fa-f]{
 _ED25519_DER_PREFIX = "302a300506032b6570032100"
 ONLY_ONE_LOOKUP = "Only one EVM address or alias is allowed."
 LOOKUP_EQUALS_ONLY = "EVM address or alias only supports equals operator"
-HBAR_SUPPLY_TINYBARS = 50_000_000_000 * 100_000_000
 
 
 def parse_balance_account(text: str) -> int | EvmAddress | AccountAlias:
@@ -102,14 +101,6 @@ def _parse_balance_amount(text: str) -> int:
     return parse_positive_long(text, allow_zero=True)
 
 
-def _parse_account_balance(text: str) -> int:
-    """A balance no account can exceed: at most the whole HBAR supply, in tinybars."""
-    amount = _parse_balance_amount(text)
-    if amount > HBAR_SUPPLY_TINYBARS:
-        raise ValueError(f"Balance {text} exceeds the HBAR supply")
-    return amount
-
-
 class BalanceFilterSet(ListFilterSet):
     account_id = OperatorFilter(param="account.id", field_name="account_id", parser=_parse_operand_text)
     account_balance = OperatorFilter(param="account.balance", field_name="balance", parser=_parse_balance_amount)
@@ -119,6 +110,7 @@ class BalanceFilterSet(ListFilterSet):
     timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
 
     default_order = "desc"
+    repeated_order_is_default = True
     messages_in_query_order = True
 
     class Meta:
@@ -161,10 +153,11 @@ class BalanceFilterSet(ListFilterSet):
 
 class AccountFilterSet(ListFilterSet):
     account_id = OperatorFilter(param="account.id", field_name="id", parser=parse_account_id)
-    account_balance = OperatorFilter(param="account.balance", field_name="balance", parser=_parse_account_balance)
+    account_balance = OperatorFilter(param="account.balance", field_name="balance", parser=_parse_balance_amount)
     account_publickey = OperatorFilter(param="account.publickey", field_name="public_key", parser=parse_public_key)
     balance = LastValueFilter(parser=equals_only(parse_bool))
 
+    repeated_order_is_default = True
     messages_in_query_order = True
 
     class Meta:

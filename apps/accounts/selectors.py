@@ -497,12 +497,14 @@ class AccountListFilter:
 def account_list(*, criteria: AccountListFilter) -> list[dict]:
     """One page of accounts, ordered by id: entity columns plus `pending_reward`
     and, with balances, `tokens` (at most `TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS` each)."""
-    if conflicting_equals(criteria.balances):
+    # Without balances, the upstream leaves `account.balance` out of the query too.
+    balances = criteria.balances if criteria.include_balance else ()
+    if conflicting_equals(balances):
         return []
     entities = Entity.objects.filter(type__in=BALANCE_ENTITY_TYPES)
     if criteria.include_balance:
         entities = entities.exclude(num=TREASURY_ACCOUNT_NUM, memo=SYNTHETIC_TREASURY_MEMO)
-    entities = apply_comparisons(apply_comparisons(entities, "id", criteria.accounts), "balance", criteria.balances)
+    entities = apply_comparisons(apply_comparisons(entities, "id", criteria.accounts), "balance", balances)
     for comparison in criteria.public_keys:
         entities = apply_comparisons(entities, "public_key", [comparison])
     descending = criteria.order == "desc"

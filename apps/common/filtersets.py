@@ -164,6 +164,9 @@ class ListFilterSet(QueryFilterSet):
     order = LastValueFilter(parser=parse_order)
 
     default_order = "asc"
+    # `/accounts` and `/balances` read `order` only when it is given once: the upstream
+    # takes the default for a repeated one (every value is still validated).
+    repeated_order_is_default = False
     ordering_fields: tuple[str, ...] = ()
     # A route whose default page size is fixed (and not capped) rather than read per request.
     default_limit: int | None = None
@@ -228,7 +231,10 @@ class ListFilterSet(QueryFilterSet):
 
     @property
     def order_value(self) -> str:
-        return self.value("order", self.default_order)
+        orders = self.form.cleaned_data.get("order")
+        if not orders or (self.repeated_order_is_default and len(orders) > 1):
+            return self.default_order
+        return orders[-1]
 
     def order_by_fields(self) -> tuple[str, ...]:
         return self.ordering_fields

@@ -75,6 +75,8 @@ def test_balances_at_a_snapshot(client, accounts):
         ("account.balance=20&account.balance=eq:20", ["0.0.2"]),
         ("timestamp=1566560003&account.balance=40&account.balance=60", []),
         ("order=asc&limit=2", ["0.0.2", "0.0.3"]),
+        # `order` counts only when given once; repeated, the upstream takes the default.
+        ("order=asc&order=asc&limit=2", ["0.0.7", "0.0.6"]),
         ("timestamp=1566560001&account.id=gte:0.0.5", ["0.0.7", "0.0.6", "0.0.5"]),
         ("timestamp=lt:1566560003&order=asc&limit=2", ["0.0.2", "0.0.4"]),
         ("timestamp=1566560003&account.balance=gt:100", ["0.0.5", "0.0.4"]),

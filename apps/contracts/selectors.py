@@ -21,7 +21,12 @@ from apps.transactions.selectors import TRANSACTION_CONSENSUS_RANGE_NS
 __all__ = ("contract_id_from_path", "parse_contract_detail_path", "parse_contract_id", "parse_contract_path")
 
 _CONTRACT_PATH = re.compile(r"^(\d{1,10}\.){0,2}(\d{1,10}|(0x)?[A-Fa-f0-9]{40})$")
-_CONTRACT_DETAIL_PATH = re.compile(r"^(\d+\.){0,2}(\d+|(0x)?[A-Fa-f0-9]{40})$")
+# The shapes upstream reads as a contract id before decoding: a shard of up to 4 digits, a realm
+# of up to 5, a num of up to 12 (19 alone, an encoded id), and a bare EVM address, or a prefixed
+# one without `0x`. Any other shape is a bad parameter; these shapes may still encode no id.
+_CONTRACT_DETAIL_PATH = re.compile(
+    r"^(?:(?:\d{1,4}\.)?\d{1,5}\.(?:\d{1,12}|[A-Fa-f0-9]{40})|\d{1,19}|(?:0x)?[A-Fa-f0-9]{40})$"
+)
 EVM_ADDRESS_HEX_DIGITS = 40
 
 
@@ -76,12 +81,13 @@ def parse_contract_detail_path(text: str) -> EntityId:
     try:
         return parse_contract_id(text)
     except ValueError:
-        shown = text if "." in text else _with_system_shard_realm(text)
-        raise InvalidArgument(f'Invalid entity ID "{shown}"') from None
+        raise InvalidArgument(f'Invalid entity ID "{_with_system_shard_realm(text)}"') from None
 
 
-def _with_system_shard_realm(num: str) -> str:
-    return f"{settings.MIRROR['SHARD']}.{settings.MIRROR['REALM']}.{num}"
+def _with_system_shard_realm(text: str) -> str:
+    """`text` with the shard and realm it leaves out, the system's, in front."""
+    missing = 3 - len(text.split("."))
+    return ".".join([str(settings.MIRROR["SHARD"]), str(settings.MIRROR["REALM"])][:missing] + [text])
 
 
 def contract_id_by_evm_address(address: bytes) -> int | None:

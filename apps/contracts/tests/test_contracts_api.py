@@ -261,6 +261,14 @@ def test_one_contract_not_found(client, contracts, path):
         ("1.2.3.4", ["Invalid parameter: contractid"]),
         ("1024.0.1", ['Invalid entity ID "1024.0.1"']),
         ("274877906944", ['Invalid entity ID "0.0.274877906944"']),
+        # Shard, realm and num beyond the digits upstream reads, or an `0x` after a prefix.
+        ("12345.1.1", ["Invalid parameter: contractid"]),
+        ("0.123456.1", ["Invalid parameter: contractid"]),
+        ("0.0.1234567890123", ["Invalid parameter: contractid"]),
+        ("12345678901234567890", ["Invalid parameter: contractid"]),
+        ("0.0.0x0000000000000000000000000000000000002b0a", ["Invalid parameter: contractid"]),
+        # A realm.num shape names the system's shard in the message.
+        ("99999.1", ['Invalid entity ID "0.99999.1"']),
         ("1001?timestamp=a&timestamp=el:10&timestamp=-1", ["Invalid parameter: timestamp"] * 3),
         ("1001?timestamp=x&limit=3", ["Invalid parameter: timestamp", "Unknown query parameter: limit"]),
         ("abc?limit=3", ["Invalid parameter: contractid"]),

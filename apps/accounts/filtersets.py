@@ -16,7 +16,7 @@ from apps.common.codecs import (
     parse_positive_long,
     parse_timestamp,
 )
-from apps.common.filters import Comparison, LastValueFilter, OperatorFilter, equals_only, parse_bool
+from apps.common.filters import Comparison, LastValueFilter, OperatorFilter, equals_only, operator_ignored, parse_bool
 from apps.common.filtersets import ListFilterSet
 from apps.common.java import (
     JavaQuery,
@@ -182,7 +182,7 @@ class AccountDetailFilterSet(ListFilterSet):
     """The account's own state (`timestamp`) and its page of transactions."""
 
     timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
-    transactiontype = OperatorFilter(field_name="type", parser=transaction_type_id, operators={"eq"})
+    transactiontype = LastValueFilter(parser=operator_ignored(transaction_type_id))
     transactions = LastValueFilter(parser=equals_only(parse_bool))
 
     default_order = "desc"
@@ -204,7 +204,7 @@ class AccountDetailFilterSet(ListFilterSet):
         return TransactionListFilter(
             accounts=(Comparison("eq", account_id),),
             timestamps=self.timestamps,
-            types=tuple(comparison.value for comparison in self.form.cleaned_data.get("transactiontype") or ()),
+            types=tuple(self.form.cleaned_data.get("transactiontype") or ()),
             limit=self.limit_value,
             order=self.order_value,
         )

@@ -186,6 +186,19 @@ def equals_only(parser: Callable[[str], Any]) -> Callable[[str], Any]:
     return parse
 
 
+def operator_ignored(parser: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A value that takes any valid operator and reads it as `eq` (`result=ne:fail` is
+    `result=fail`), as upstream reads `/transactions`' `result`, `type` and `transactiontype`."""
+
+    def parse(text: str):
+        operator, operand = split_operator(text)
+        if operator not in ALL_OPERATORS:
+            raise ValueError(f"Unsupported operator {operator!r}")
+        return parser(operand)
+
+    return parse
+
+
 def conflicting_equals(comparisons: Sequence[Comparison]) -> bool:
     """Whether the comparisons name two different `eq` values: ANDed, as the upstream
     ANDs a repeated `account.balance`, no row can meet both."""

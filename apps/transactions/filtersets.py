@@ -1,7 +1,7 @@
 """Query parameters of `/transactions` and `/transactions/{transactionIdOrHash}`."""
 
 from apps.common.codecs import parse_entity_id, parse_timestamp
-from apps.common.filters import LastValueFilter, OperatorFilter, equals_only, parse_bool
+from apps.common.filters import LastValueFilter, OperatorFilter, equals_only, operator_ignored, parse_bool
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.transactions.models import Transaction
 from apps.transactions.selectors import (
@@ -50,9 +50,9 @@ def parse_nonce(text: str) -> int:
 class TransactionFilterSet(ListFilterSet):
     account_id = OperatorFilter(param="account.id", field_name="payer_account_id", parser=parse_account_id)
     timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
-    transactiontype = OperatorFilter(field_name="type", parser=transaction_type_id, operators={"eq"})
-    result = LastValueFilter(parser=equals_only(parse_result))
-    type = OperatorFilter(field_name="type", parser=parse_credit_debit, operators={"eq"})
+    transactiontype = LastValueFilter(parser=operator_ignored(transaction_type_id))
+    result = LastValueFilter(parser=operator_ignored(parse_result))
+    type = LastValueFilter(parser=operator_ignored(parse_credit_debit))
 
     default_order = "desc"
 
@@ -67,9 +67,9 @@ class TransactionFilterSet(ListFilterSet):
         return TransactionListFilter(
             accounts=tuple(data.get("account.id") or ()),
             timestamps=tuple(data.get("timestamp") or ()),
-            types=tuple(comparison.value for comparison in data.get("transactiontype") or ()),
+            types=tuple(data.get("transactiontype") or ()),
             result=self.value("result"),
-            directions=tuple(dict.fromkeys(comparison.value for comparison in data.get("type") or ())),
+            directions=tuple(dict.fromkeys(data.get("type") or ())),
             limit=self.limit_value,
             order=self.order_value,
         )

@@ -354,6 +354,8 @@ def test_one_account_transactions_page(client, transactions):
         ("transactions=false", []),
         ("transactions=FALSE&limit=1", []),
         ("transactiontype=CRYPTOUPDATEACCOUNT", ["1685577603.000000000"]),
+        # Any operator reads as eq, as upstream.
+        ("transactiontype=ne:CRYPTOUPDATEACCOUNT", ["1685577603.000000000"]),
         ("transactionType=cryptotransfer&order=asc", ["1685577601.000000000", "1685577602.000000000"]),
         ("timestamp=gte:1685577602&timestamp=lt:1685577603", ["1685577602.000000000"]),
     ],

@@ -81,6 +81,12 @@ def test_repeated_values():
     assert list_filter("limit=3&limit=7").limit == 7
 
 
+def test_any_operator_on_result_type_and_transactiontype_reads_as_equals():
+    # As upstream, which validates the operator and then compares with the value alone.
+    criteria = list_filter("result=ne:fail&type=gt:debit&type=ne:debit&transactiontype=lte:tokenmint")
+    assert (criteria.result, criteria.directions, criteria.types) == ("fail", ("debit",), (37,))
+
+
 @override_settings(MIRROR={**settings.MIRROR, "LIMIT_MAX": 4})
 def test_limit_is_capped():
     assert list_filter("limit=5").limit == 4
@@ -93,11 +99,13 @@ def test_limit_is_capped():
         ("timestamp=xx:1", ["Invalid parameter: timestamp"]),
         ("account.id=0.x", ["Invalid parameter: account.id"]),
         ("type=good", ["Invalid parameter: type"]),
-        ("type=ne:credit", ["Invalid parameter: type"]),
+        ("type=xx:credit", ["Invalid parameter: type"]),
         ("result=best", ["Invalid parameter: result"]),
-        ("result=lt:success", ["Invalid parameter: result"]),
+        ("result=lt:best", ["Invalid parameter: result"]),
+        ("result=xx:success", ["Invalid parameter: result"]),
         ("transactionType=invalid", ["Invalid parameter: transactiontype"]),
-        ("transactiontype=gt:cryptotransfer", ["Invalid parameter: transactiontype"]),
+        ("transactiontype=gt:invalid", ["Invalid parameter: transactiontype"]),
+        ("transactiontype=xx:cryptotransfer", ["Invalid parameter: transactiontype"]),
         ("limit=0", ["Invalid parameter: limit"]),
         ("order=up", ["Invalid parameter: order"]),
         ("account.publickey=abc", ["Unknown query parameter: account.publickey"]),

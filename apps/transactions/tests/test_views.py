@@ -88,6 +88,8 @@ def test_list_renders_transactions_and_headers(client, ledger):
         (f"timestamp=gt:{ts(2)}&timestamp=lte:{ts(4)}", [4, 3]),
         (f"timestamp=ne:{ts(5)}&timestamp=lt:{ts(5)}&timestamp=gte:{ts(4)}", [4]),
         ("transactiontype=CONSENSUSSUBMITMESSAGE", [2]),
+        # Any operator reads as eq, as upstream.
+        ("transactiontype=ne:CONSENSUSSUBMITMESSAGE", [2]),
         ("transactiontype=tokenmint&transactiontype=consensussubmitmessage", [4, 2]),
         ("result=fail", [2]),
         ("result=SUCCESS&account.id=0.0.10", [4]),

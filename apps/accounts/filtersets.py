@@ -110,7 +110,7 @@ class BalanceFilterSet(ListFilterSet):
     timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
 
     default_order = "desc"
-    repeated_order_is_default = True
+    bare_order_only = True
     messages_in_query_order = True
 
     class Meta:
@@ -157,7 +157,7 @@ class AccountFilterSet(ListFilterSet):
     account_publickey = OperatorFilter(param="account.publickey", field_name="public_key", parser=parse_public_key)
     balance = LastValueFilter(parser=equals_only(parse_bool))
 
-    repeated_order_is_default = True
+    bare_order_only = True
     messages_in_query_order = True
 
     class Meta:

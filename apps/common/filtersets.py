@@ -33,7 +33,7 @@ from django_filters.constants import EMPTY_VALUES
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import parse_positive_long
 from apps.common.compiled import CompiledQuery
-from apps.common.filters import Comparison, LastValueFilter, MirrorFilter, QueryForm, parse_order
+from apps.common.filters import Comparison, LastValueFilter, MirrorFilter, QueryForm, operator_ignored, parse_order
 from apps.common.query import QueryParams
 
 
@@ -160,13 +160,14 @@ class QueryFilterSet(django_filters.FilterSet):
 
 
 class ListFilterSet(QueryFilterSet):
-    limit = LastValueFilter(parser=parse_positive_long)
-    order = LastValueFilter(parser=parse_order)
+    # Upstream validates an operator written before these (`limit=eq:2`) and then drops it.
+    limit = LastValueFilter(parser=operator_ignored(parse_positive_long))
+    order = LastValueFilter(parser=operator_ignored(parse_order))
 
     default_order = "asc"
-    # `/accounts` and `/balances` read `order` only when it is given once: the upstream
-    # takes the default for a repeated one (every value is still validated).
-    repeated_order_is_default = False
+    # `/accounts` and `/balances` read `order` only when it is given once and without an
+    # operator: upstream takes the default otherwise (every value is still validated).
+    bare_order_only = False
     ordering_fields: tuple[str, ...] = ()
     # A route whose default page size is fixed (and not capped) rather than read per request.
     default_limit: int | None = None
@@ -232,7 +233,9 @@ class ListFilterSet(QueryFilterSet):
     @property
     def order_value(self) -> str:
         orders = self.form.cleaned_data.get("order")
-        if not orders or (self.repeated_order_is_default and len(orders) > 1):
+        if not orders:
+            return self.default_order
+        if self.bare_order_only and (len(orders) > 1 or ":" in self.params["order"][0]):
             return self.default_order
         return orders[-1]
 

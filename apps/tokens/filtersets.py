@@ -6,7 +6,7 @@ from apps.accounts.filtersets import parse_public_key
 from apps.accounts.models import Entity
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import EvmAddressType, parse_entity_id, parse_positive_long, parse_timestamp
-from apps.common.filters import OperatorFilter, split_operator
+from apps.common.filters import OPERATOR_LOOKUPS, OperatorFilter, split_operator
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.common.scoped_pages import ScopedPageFilterSet
 from apps.tokens.models import Nft, Token, TokenAccount, TokenType
@@ -55,7 +55,7 @@ class TokenFilterSet(ListFilterSet):
     name = OperatorFilter(parser=parse_token_name, operators={"eq"}, method="named")
     publickey = OperatorFilter(parser=parse_public_key, method="with_public_key")
     token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_token_id)
-    type = OperatorFilter(parser=parse_token_type, operators={"eq"}, method="of_type")
+    type = OperatorFilter(parser=parse_token_type, method="of_type")
 
     ordering_fields = ("token_id",)
 
@@ -97,9 +97,10 @@ class TokenFilterSet(ListFilterSet):
         return queryset
 
     def of_type(self, queryset, name, comparisons):
+        # Upstream compares with the operator given, in the `token_type` enum's order.
         for comparison in comparisons or ():
             if comparison.value != TYPE_ALL:
-                queryset = queryset.filter(type=comparison.value)
+                queryset = queryset.filter(**{f"type__{OPERATOR_LOOKUPS[comparison.operator]}": comparison.value})
         return queryset
 
 

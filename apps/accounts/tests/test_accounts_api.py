@@ -190,8 +190,10 @@ def test_balance_false_has_no_balances_and_lists_the_synthetic_treasury(client, 
         # Without balances the balance filter is not applied, as upstream leaves it out.
         ("balance=false&account.balance=gt:5000000000000000000", ["0.0.2", "0.0.3", "0.0.4", "0.0.5"]),
         ("balance=false&account.balance=40", ["0.0.2", "0.0.3", "0.0.4", "0.0.5"]),
-        # `order` counts only when given once; repeated, the upstream takes the default.
+        # `order` counts only when given once without an operator; else upstream takes the default.
         ("order=desc&order=desc", ["0.0.3", "0.0.4", "0.0.5"]),
+        ("order=eq:desc", ["0.0.3", "0.0.4", "0.0.5"]),
+        ("limit=eq:1", ["0.0.3"]),
         (f"account.publickey={ED25519.upper()}", ["0.0.3"]),
         (f"account.publickey=0x{ED25519}", ["0.0.3"]),
         (f"account.publickey=302a300506032b6570032100{ED25519}", ["0.0.3"]),

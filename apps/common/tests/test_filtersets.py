@@ -138,7 +138,7 @@ def test_limit_is_last_value_capped_at_maximum(values, expected):
     assert candidate.limit_value == expected
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "", "1.5", "abc", "9223372036854775808", "eq:5"])
+@pytest.mark.parametrize("value", ["0", "-1", "", "1.5", "abc", "9223372036854775808", "zz:5", "eq:0", "a:b:5"])
 def test_limit_rejects(value):
     assert messages_of({"limit": [value]}) == ["Invalid parameter: limit"]
 
@@ -170,10 +170,43 @@ def test_request_without_user_maximum_uses_configured_maximum():
 
 @pytest.mark.parametrize(
     ("values", "expected"),
-    [([], "asc"), (["desc"], "desc"), (["DESC"], "desc"), (["Asc"], "asc"), (["asc", "desc"], "desc")],
+    [
+        ([], "asc"),
+        (["desc"], "desc"),
+        (["DESC"], "desc"),
+        (["Asc"], "asc"),
+        (["asc", "desc"], "desc"),
+        (["ne:desc"], "desc"),
+        (["eq:DESC"], "desc"),
+    ],
 )
 def test_order_value(values, expected):
     candidate = filterset({"order": values} if values else {})
+    candidate.validate()
+
+    assert candidate.order_value == expected
+
+
+@pytest.mark.parametrize("operator", ["eq", "ne", "gt", "gte", "lt", "lte"])
+def test_an_operator_before_limit_and_order_is_validated_and_dropped(operator):
+    # As upstream, which splits the operator off before validating the value.
+    candidate = filterset({"limit": [f"{operator}:7"], "order": [f"{operator}:desc"]})
+    candidate.validate()
+
+    assert (candidate.limit_value, candidate.order_value) == (7, "desc")
+    assert messages_of({"order": ["zz:desc"]}) == ["Invalid parameter: order"]
+
+
+class BareOrderFilterSet(RecordFileFilterSet):
+    bare_order_only = True
+    default_order = "desc"
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"), [(["asc"], "asc"), (["asc", "asc"], "desc"), (["eq:asc"], "desc"), (["ASC"], "asc")]
+)
+def test_bare_order_only_takes_the_default_for_a_repeated_or_prefixed_order(values, expected):
+    candidate = BareOrderFilterSet({"order": values}, RecordFile.objects.all())
     candidate.validate()
 
     assert candidate.order_value == expected

@@ -151,11 +151,17 @@ class BalanceFilterSet(ListFilterSet):
         return tuple(comparisons)
 
 
+def _parse_balance_flag(text: str) -> bool:
+    """`balance`: only `eq` is valid, but upstream includes balances only for a bare
+    `true` (any case); `eq:true` reads as false."""
+    return equals_only(parse_bool)(text) and ":" not in text
+
+
 class AccountFilterSet(ListFilterSet):
     account_id = OperatorFilter(param="account.id", field_name="id", parser=parse_account_id)
     account_balance = OperatorFilter(param="account.balance", field_name="balance", parser=_parse_balance_amount)
     account_publickey = OperatorFilter(param="account.publickey", field_name="public_key", parser=parse_public_key)
-    balance = LastValueFilter(parser=equals_only(parse_bool))
+    balance = LastValueFilter(parser=_parse_balance_flag)
 
     bare_order_only = True
     messages_in_query_order = True

@@ -170,6 +170,13 @@ def test_balance_false_has_no_balances_and_lists_the_synthetic_treasury(client, 
     assert accounts_of(client.get(f"{URL}?balance=true&balance=eq:false")) == accounts_of(response)
 
 
+@pytest.mark.parametrize(("query", "with_balances"), [("balance=TRUE", True), ("balance=eq:true", False)])
+def test_only_a_bare_true_includes_balances(client, accounts, query, with_balances):
+    # As upstream: `eq:true` is valid, yet only the bare word turns balances on.
+    accounts = client.get(f"{URL}?{query}").json()["accounts"]
+    assert all((account["balance"] is not None) == with_balances for account in accounts)
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [

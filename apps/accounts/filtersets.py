@@ -13,6 +13,7 @@ from apps.common.codecs import (
     EvmAddressType,
     decode_base32_alias,
     parse_entity_id,
+    parse_id_or_any_address,
     parse_positive_long,
     parse_timestamp,
 )
@@ -239,7 +240,7 @@ def _reject_not_equal(filterset, messages: dict[str, str]) -> None:
 class AccountNftFilterSet(ScopedPageFilterSet, KeysetFilterSet):
     token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
     serialnumber = KeyFilter(field_name="serial_number", parser=parse_positive_long)
-    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
+    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_id_or_any_address)
 
     keyset_params = ("token.id", "serialnumber")
     default_order = "desc"
@@ -267,7 +268,7 @@ class StakingRewardFilterSet(ScopedPageFilterSet):
 
 
 class CryptoAllowanceFilterSet(ScopedPageFilterSet):
-    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
+    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_id_or_any_address)
 
     default_order = "desc"
     default_limit = STARTUP_LIMIT_DEFAULT

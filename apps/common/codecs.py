@@ -137,6 +137,12 @@ def parse_entity_id(
     return entity
 
 
+def parse_id_or_any_address(text: str) -> int | None:
+    """An entity id in any spelling, encoded; None for an EVM address that encodes none.
+    Upstream does not look such an address up in these query parameters: it matches nothing."""
+    return parse_entity_id(text).encoded
+
+
 def _parse_dotted_or_address(text: str) -> EntityId:
     parts = text.removeprefix("0x").split(".")
     last = parts.pop()

@@ -132,14 +132,22 @@ class OperatorFilter(MirrorFilter):
         return Comparison(operator, self.parser(operand))
 
     def filter(self, qs, comparisons):
+        # A None value (an EVM address that names no id) compares as SQL NULL: it matches
+        # nothing, though other merged `eq` values still match.
         equals = []
         for comparison in comparisons or ():
             if comparison.operator == "eq" and self.merge_equals:
                 if comparison.value not in equals:
                     equals.append(comparison.value)
+            elif comparison.value is None:
+                return qs.none()
             else:
                 lookup = OPERATOR_LOOKUPS[comparison.operator]
                 qs = qs.filter(**{f"{self.field_name}__{lookup}": comparison.value})
+        if None in equals:
+            equals.remove(None)
+            if not equals:
+                return qs.none()
         if len(equals) == 1:
             qs = qs.filter(**{self.field_name: equals[0]})
         elif equals:

@@ -5,7 +5,7 @@ from django.db.models import Exists, OuterRef
 from apps.accounts.filtersets import parse_public_key
 from apps.accounts.models import Entity
 from apps.common.api.exceptions import InvalidArgument
-from apps.common.codecs import EvmAddressType, parse_entity_id, parse_positive_long, parse_timestamp
+from apps.common.codecs import EvmAddressType, parse_entity_id, parse_id_or_any_address, parse_positive_long, parse_timestamp
 from apps.common.filters import OPERATOR_LOOKUPS, OperatorFilter, split_operator
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.common.scoped_pages import ScopedPageFilterSet
@@ -151,7 +151,9 @@ class TokenBalanceFilterSet(ListFilterSet):
 
 
 class NftFilterSet(ScopedPageFilterSet):
-    account_id = OperatorFilter(param="account.id", field_name="account_id", parser=parse_token_id, merge_equals=False)
+    account_id = OperatorFilter(
+        param="account.id", field_name="account_id", parser=parse_id_or_any_address, merge_equals=False
+    )
     serialnumber = OperatorFilter(field_name="serial_number", parser=parse_positive_long, merge_equals=False)
 
     default_order = "desc"

@@ -65,6 +65,10 @@ def test_crypto_allowances_with_amount_left_by_spender_descending(client, crypto
         ("spender.id=gt:2001&spender.id=lt:2003", ["0.0.2002"]),
         ("spender.id=gte:2002", ["0.0.2003", "0.0.2002"]),
         ("spender.id=lte:2002&order=asc", ["0.0.2001", "0.0.2002"]),
+        # An EVM address that encodes no id matches nothing; other equal values still match.
+        ("spender.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
+        ("spender.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f&spender.id=2002", ["0.0.2002"]),
+        ("spender.id=gt:0x71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
     ],
 )
 def test_crypto_allowance_filters(client, crypto_allowances, query, expected):

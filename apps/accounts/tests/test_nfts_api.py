@@ -70,6 +70,7 @@ def test_unknown_account_has_no_nfts(client, nfts):
         # (token, serial) <= (2500, 1)
         ("token.id=lte:2500&serialnumber=lte:1", [("0.0.2500", 1), ("0.0.1500", 3), ("0.0.1500", 2), ("0.0.1500", 1)]),
         ("spender.id=2002", [("0.0.1500", 2)]),
+        ("spender.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
         ("spender.id=2001&spender.id=2003", [("0.0.1500", 3), ("0.0.1500", 1)]),
         ("spender.id=gt:2001&spender.id=lte:2003", [("0.0.1500", 3), ("0.0.1500", 2)]),
         ("limit=2", [("0.0.2500", 2), ("0.0.2500", 1)]),

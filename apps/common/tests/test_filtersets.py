@@ -8,7 +8,7 @@ from apps.blocks.models import RecordFile
 from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common.api.exceptions import InvalidArgument
 from apps.common.codecs import parse_positive_long
-from apps.common.filters import OperatorFilter
+from apps.common.filters import Comparison, OperatorFilter
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 
 
@@ -254,3 +254,20 @@ def test_a_query_that_failed_validation_fails_every_time():
             counted.validate()
 
     assert counted.checks == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("comparisons", "expected"),
+    [
+        ([Comparison("eq", None)], []),
+        ([Comparison("eq", None), Comparison("eq", 20)], [20]),
+        ([Comparison("gt", None)], []),
+        ([Comparison("ne", None)], []),
+    ],
+)
+def test_a_none_value_matches_nothing_as_sql_null(comparisons, expected):
+    # What an EVM address that encodes no id parses to.
+    create_record_files(record_file(1, 100, size=10), record_file(2, 200, size=20))
+    rows = OperatorFilter(field_name="size", parser=int).filter(RecordFile.objects.order_by("size"), comparisons)
+    assert [row.size for row in rows] == expected

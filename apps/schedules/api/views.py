@@ -2,11 +2,11 @@
 from apps.common import clock
 from apps.common.api.exceptions import InvalidArgument, NotFound
 from apps.common.api.views import MirrorViewSet
-from apps.common.codecs import format_entity_id, parse_entity_id
+from apps.common.codecs import format_entity_id, parse_entity_id, parse_id_or_any_address
 from apps.common.pagination import Anchor
 from apps.schedules import selectors
 from apps.schedules.api.serializers import ScheduleSerializer
-from apps.schedules.filtersets import ScheduleFilterSet, parse_schedule_entity_id
+from apps.schedules.filtersets import ScheduleFilterSet
 
 CACHE_CONTROL_FINAL = "public, max-age=3600"
 
@@ -17,7 +17,7 @@ class ScheduleViewSet(MirrorViewSet):
     results_key = "schedules"
     list_cache = True
     pagination_anchors = (
-        Anchor("schedule.id", "schedule_id", format=format_entity_id, parse=parse_schedule_entity_id),
+        Anchor("schedule.id", "schedule_id", format=format_entity_id, parse=parse_id_or_any_address),
     )
     cache_control = {"list": "public, max-age=10"}
     lookup_url_kwarg = "schedule_id"

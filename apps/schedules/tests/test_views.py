@@ -86,6 +86,10 @@ def test_list_renders_schedules_with_signatures(client, schedules):
         ("account.id=ne:0.0.1025", [2000, 2001, 2002]),
         ("account.id=lt:0.0.1025", [2000, 2001, 2002]),
         ("account.id=0.0.1024&account.id=0.0.1025", []),
+        # An EVM address that encodes no id matches nothing, as upstream does not look it up.
+        ("account.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
+        ("account.id=gt:0x71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
+        ("schedule.id=lt:71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
         ("schedule.id=0.0.2001", [2001]),
         ("schedule.id=0.2001", [2001]),
         ("schedule.id=2001", [2001]),
@@ -155,7 +159,7 @@ def test_list_shows_schedule_without_entity(client):
             ),
         ),
         ("crypto=true", errors("Unknown query parameter: crypto")),
-        ("account.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f", errors("Invalid parameter: account.id")),
+        ("account.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f&account.id=0.0.a", errors("Invalid parameter: account.id")),
         ("schedule.id=xx:0.0.1", errors("Invalid parameter: schedule.id")),
     ],
 )

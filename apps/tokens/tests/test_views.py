@@ -476,6 +476,8 @@ def test_one_query_per_request(client, nfts, url, django_assert_num_queries):
         ("account.id=0.0.2001", [2]),
         ("account.id=gt:1001", [2]),
         ("account.id=ne:2001", [1]),
+        ("account.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
+        ("account.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f&account.id=0.0.2001", []),
         ("serialnumber=2", [2]),
         ("serialnumber=gte:2", [3, 2]),
         ("serialnumber=gt:1&serialnumber=lt:3", [2]),

@@ -71,6 +71,12 @@ class TokenFilterSet(ListFilterSet):
             if "account.id" in self.params:
                 raise InvalidArgument("account.id and name cannot be used together")
         super().validate()
+        # Upstream reads `account.id` as one bare id, once the values have passed validation.
+        accounts = self.params.get("account.id") or ()
+        if len(accounts) > 1:
+            raise InvalidArgument(f'Entity ID "{",".join(accounts)}" is not a string')
+        if accounts and ":" in accounts[0]:
+            raise InvalidArgument.for_params("account.id")
 
     @property
     def paged(self) -> bool:
@@ -78,7 +84,6 @@ class TokenFilterSet(ListFilterSet):
         return "name" not in self.params
 
     def associated_with(self, queryset, name, comparisons):
-        # Only the account is used, whatever the operator.
         for comparison in comparisons or ():
             associations = TokenAccount.objects.filter(
                 token_id=OuterRef("token_id"), account_id=comparison.value, associated=True

@@ -195,8 +195,9 @@ def equals_only(parser: Callable[[str], Any]) -> Callable[[str], Any]:
 
 
 def operator_ignored(parser: Callable[[str], Any]) -> Callable[[str], Any]:
-    """A value that takes any valid operator and reads it as `eq` (`result=ne:fail` is
-    `result=fail`), as upstream reads `/transactions`' `result`, `type` and `transactiontype`."""
+    """A value that takes any valid operator and drops it (`limit=gt:5` is `limit=5`,
+    `result=ne:fail` is `result=fail`), as upstream reads `limit`, `order` and
+    `/transactions`' `result`, `type` and `transactiontype`."""
 
     def parse(text: str):
         operator, operand = split_operator(text)

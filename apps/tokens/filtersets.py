@@ -128,7 +128,7 @@ class TokenDetailFilterSet(QueryFilterSet):
 
 
 class TokenBalanceFilterSet(ListFilterSet):
-    account_id = OperatorFilter(param="account.id", field_name="account_id", parser=parse_token_id)
+    account_id = OperatorFilter(param="account.id", field_name="account_id", parser=parse_id_or_any_address)
     account_balance = OperatorFilter(param="account.balance", field_name="balance", parser=parse_balance)
     account_publickey = OperatorFilter(param="account.publickey", field_name="account_id", parser=parse_public_key)
     timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)

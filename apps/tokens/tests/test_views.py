@@ -348,6 +348,9 @@ def test_token_balances(client, balances, django_assert_num_queries):
         ("account.id=0.0.6", [("0.0.6", 60)]),
         ("account.id=gt:5&account.id=lt:0.0.7", [("0.0.6", 60)]),
         ("account.id=ne:6&order=asc", [("0.0.5", 50), ("0.0.7", 70)]),
+        # An EVM address that encodes no id matches nothing, as upstream does not look it up.
+        ("account.id=0x71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
+        ("account.id=gt:0x71c7656ec7ab88b098defb751b7401b5f6d8976f", []),
         ("account.balance=gte:60", [("0.0.7", 70), ("0.0.6", 60)]),
         ("account.publickey=" + PUBLIC_KEY, [("0.0.7", 70), ("0.0.5", 50)]),
         ("timestamp=1566560004", [("0.0.6", 66), ("0.0.5", 5)]),

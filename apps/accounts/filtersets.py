@@ -54,7 +54,6 @@ __all__ = (
     "TokenAllowanceFilterSet",
     "TokenRelationshipFilterSet",
     "nft_allowance_request",
-    "parse_account_id",
     "parse_balance_account",
     "parse_entity_id_or_num_alias",
     "parse_public_key",
@@ -91,11 +90,6 @@ def parse_public_key(text: str) -> str:
 def _parse_operand_text(text: str) -> str:
     """An operand checked later, once the rest of the query is valid."""
     return text
-
-
-def parse_account_id(text: str) -> int | None:
-    """Any spelling of an id, encoded; None for an EVM address that encodes none (it matches nothing)."""
-    return parse_entity_id(text).encoded
 
 
 def _parse_balance_amount(text: str) -> int:
@@ -159,7 +153,7 @@ def _parse_balance_flag(text: str) -> bool:
 
 
 class AccountFilterSet(ListFilterSet):
-    account_id = OperatorFilter(param="account.id", field_name="id", parser=parse_account_id)
+    account_id = OperatorFilter(param="account.id", field_name="id", parser=parse_id_or_any_address)
     account_balance = OperatorFilter(param="account.balance", field_name="balance", parser=_parse_balance_amount)
     account_publickey = OperatorFilter(param="account.publickey", field_name="public_key", parser=parse_public_key)
     balance = LastValueFilter(parser=_parse_balance_flag)

@@ -1,6 +1,6 @@
 """Query parameters of `/transactions` and `/transactions/{transactionIdOrHash}`."""
 
-from apps.common.codecs import parse_entity_id, parse_timestamp
+from apps.common.codecs import parse_id_or_any_address, parse_timestamp
 from apps.common.filters import LastValueFilter, OperatorFilter, equals_only, operator_ignored, parse_bool
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
 from apps.transactions.models import Transaction
@@ -16,17 +16,11 @@ from apps.transactions.selectors import (
 __all__ = (
     "TransactionDetailFilterSet",
     "TransactionFilterSet",
-    "parse_account_id",
     "parse_bool",
     "parse_nonce",
 )
 
 MAX_INT = (1 << 31) - 1
-
-
-def parse_account_id(text: str) -> int | None:
-    """An account id in any spelling, encoded; None for an EVM address that encodes no id."""
-    return parse_entity_id(text).encoded
 
 
 def parse_credit_debit(text: str) -> str:
@@ -48,7 +42,7 @@ def parse_nonce(text: str) -> int:
 
 
 class TransactionFilterSet(ListFilterSet):
-    account_id = OperatorFilter(param="account.id", field_name="payer_account_id", parser=parse_account_id)
+    account_id = OperatorFilter(param="account.id", field_name="payer_account_id", parser=parse_id_or_any_address)
     timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
     transactiontype = LastValueFilter(parser=operator_ignored(transaction_type_id))
     result = LastValueFilter(parser=operator_ignored(parse_result))

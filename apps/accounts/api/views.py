@@ -23,7 +23,6 @@ from apps.accounts.filtersets import (
     TokenAllowanceFilterSet,
     TokenRelationshipFilterSet,
     nft_allowance_request,
-    parse_account_id,
     parse_entity_id_or_num_alias,
     token_airdrop_request,
 )
@@ -31,7 +30,14 @@ from apps.accounts.models import AccountBalance, Entity
 from apps.common import clock
 from apps.common.api.exceptions import DetailedError, InvalidArgument, NotFound
 from apps.common.api.views import MirrorViewSet, newest_timestamp_envelope, represent
-from apps.common.codecs import decode_entity_id, format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
+from apps.common.codecs import (
+    decode_entity_id,
+    format_entity_id,
+    format_timestamp,
+    parse_entity_id,
+    parse_id_or_any_address,
+    parse_timestamp,
+)
 from apps.common.java import JavaQuery, java_next_link
 from apps.common.java import conversion_error as java_conversion_error
 from apps.common.keyset import KeysetPagination
@@ -73,7 +79,7 @@ class AccountViewSet(MirrorViewSet):
     results_key = "accounts"
     list_cache = True
     # The query may bound account.id with an EVM address too.
-    pagination_anchors = (Anchor("account.id", "id", format=_format_account, parse=parse_account_id),)
+    pagination_anchors = (Anchor("account.id", "id", format=_format_account, parse=parse_id_or_any_address),)
     transaction_anchors = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)
     cache_control = {"list": "public, max-age=10", "retrieve": "public, max-age=2"}
     lookup_url_kwarg = "id_or_alias_or_evm_address"

@@ -3,12 +3,12 @@ from django.conf import settings
 from django.test import override_settings
 
 from apps.common.api.exceptions import InvalidArgument
+from apps.common.codecs import parse_id_or_any_address
 from apps.common.filters import Comparison
 from apps.common.query import parse_query_string
 from apps.transactions.filtersets import (
     TransactionDetailFilterSet,
     TransactionFilterSet,
-    parse_account_id,
     parse_bool,
     parse_nonce,
 )
@@ -48,13 +48,13 @@ def test_defaults():
     ],
 )
 def test_parse_account_id(text, expected):
-    assert parse_account_id(text) == expected
+    assert parse_id_or_any_address(text) == expected
 
 
 @pytest.mark.parametrize("text", ["", "0.x", "-", "0.0.8.1", "1.2.3.4", "0x123", "0.0.274877906944"])
 def test_parse_account_id_rejects(text):
     with pytest.raises(ValueError):
-        parse_account_id(text)
+        parse_id_or_any_address(text)
 
 
 def test_every_parameter_reads():

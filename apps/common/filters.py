@@ -7,7 +7,9 @@ that the `eq` operands of one parameter are ORed into one `IN (...)` unless the
 filter says otherwise. Each filter names its column (`field_name`), the public
 parameter (`param`), the operators it takes and a parser turning an operand
 into the column's value (raising ValueError for a bad operand). Each bad value
-becomes one `Invalid parameter: <param>` message.
+becomes one `Invalid parameter: <param>` message. A value holding a NUL character
+is bad whatever its parser: PostgreSQL refuses NUL in text, so it would fail as a
+database error rather than as the client's.
 """
 
 from collections.abc import Callable, Collection, Sequence
@@ -60,6 +62,8 @@ class RepeatedValuesField(forms.Field):
             try:
                 if text is None:
                     raise ValueError("not a plain value")
+                if "\x00" in text:
+                    raise ValueError("a NUL character")
                 parsed.append(self.parse_one(text))
             except ValueError:
                 errors.append(forms.ValidationError("invalid", code="invalid"))

@@ -1,5 +1,6 @@
 """Query parameters of the token routes (`/tokens...`)."""
 
+from django.db import connection
 from django.db.models import Exists, OuterRef
 
 from apps.accounts.filtersets import parse_public_key
@@ -92,8 +93,11 @@ class TokenFilterSet(ListFilterSet):
         return queryset
 
     def named(self, queryset, name, comparisons):
+        # A case-insensitive substring, as upstream's `ilike '%name%'`, but of the name as
+        # written: its `%`, `_` and `\` match only themselves (upstream reads them as a pattern).
         for comparison in comparisons or ():
-            queryset = queryset.extra(where=["token.name ilike %s"], params=[f"%{comparison.value}%"])
+            pattern = f"%{connection.ops.prep_for_like_query(comparison.value)}%"
+            queryset = queryset.extra(where=["token.name ilike %s"], params=[pattern])
         return queryset
 
     def with_public_key(self, queryset, name, comparisons):

@@ -136,6 +136,17 @@ def test_operator_filter_rejects_object_value(gas_rows):
     assert error.value.messages == ["Invalid parameter: gas.used"]
 
 
+def test_value_with_a_nul_character_is_invalid_whatever_its_parser():
+    # `str` accepts any text: only the field's own check stands between NUL and PostgreSQL.
+    class TextFilterSet(ListFilterSet):
+        memo = OperatorFilter(field_name="name", parser=str)
+
+    with pytest.raises(InvalidArgument) as error:
+        TextFilterSet({"memo": ["abc", "ab\x00c", "eq:\x00"]}, RecordFile.objects.all()).validate()
+
+    assert error.value.messages == ["Invalid parameter: memo", "Invalid parameter: memo"]
+
+
 @pytest.mark.parametrize(
     ("comparisons", "expected"),
     [

@@ -1,6 +1,8 @@
+import importlib
 from types import SimpleNamespace
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.test import override_settings
 
@@ -271,3 +273,30 @@ def test_a_none_value_matches_nothing_as_sql_null(comparisons, expected):
     create_record_files(record_file(1, 100, size=10), record_file(2, 200, size=20))
     rows = OperatorFilter(field_name="size", parser=int).filter(RecordFile.objects.order_by("size"), comparisons)
     assert [row.size for row in rows] == expected
+
+
+def every_filterset() -> list[type[QueryFilterSet]]:
+    import_module_of_each_app("filtersets")
+    found, pending = [], [QueryFilterSet]
+    while pending:
+        found.extend(subclasses := pending.pop().__subclasses__())
+        pending.extend(subclasses)
+    return [cls for cls in found if cls.__module__.startswith("apps.") and ".tests." not in cls.__module__]
+
+
+def import_module_of_each_app(name: str) -> None:
+    for config in apps.get_app_configs():
+        if config.name.startswith("apps.") and importlib.util.find_spec(f"{config.name}.{name}"):
+            importlib.import_module(f"{config.name}.{name}")
+
+
+@pytest.mark.parametrize(
+    ("filterset_class", "param"),
+    [(cls, param) for cls in every_filterset() for param in cls.base_filters],
+    ids=lambda value: value if isinstance(value, str) else value.__qualname__,
+)
+def test_a_nul_character_in_any_parameter_of_any_route_is_that_parameter_invalid(filterset_class, param):
+    with pytest.raises(InvalidArgument) as error:
+        filterset_class({param: ["abc\x00"]}).validate()
+
+    assert error.value.messages == [f"Invalid parameter: {param}"]

@@ -110,6 +110,31 @@ def test_tokens_next_link(client, tokens):
     assert response["Link"] == '</api/v1/tokens?limit=1&order=desc&token.id=lt:0.0.1002>; rel="next"'
 
 
+@pytest.fixture
+def tokens_named_with_like_wildcards():
+    create_token(1101, name="Gold Coin")
+    create_token(1102, name="a_c token")
+    create_token(1103, name="50% off")
+    create_token(1104, name="back\\slash")
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # `%`, `_` and `\` are characters of the name, not a pattern (upstream matches all four with `___`).
+        ("name=___", []),
+        ("name=%25%25%25", []),
+        ("name=a_c", ["0.0.1102"]),
+        ("name=0%25%20", ["0.0.1103"]),
+        ("name=k%5Cs", ["0.0.1104"]),
+        ("name=%5C%5Cs", []),
+        ("name=A_C%20TOKEN", ["0.0.1102"]),
+    ],
+)
+def test_token_name_is_a_substring_without_wildcards(client, tokens_named_with_like_wildcards, query, expected):
+    assert token_ids(client.get(f"/api/v1/tokens?{query}")) == expected
+
+
 def test_name_search_has_no_next_link(client, tokens):
     response = client.get("/api/v1/tokens?name=coin&limit=1")
 
@@ -142,6 +167,9 @@ def test_name_search_has_no_next_link(client, tokens):
         ("name=ab", ["Invalid parameter: name"]),
         ("name=" + "x" * 101, ["Invalid parameter: name"]),
         ("name=gt:coin", ["Invalid parameter: name"]),
+        # PostgreSQL refuses NUL in text: a 400, not a database failure (503).
+        ("name=abc%00", ["Invalid parameter: name"]),
+        ("name=coin%00&limit=%00", ["Invalid parameter: name", "Invalid parameter: limit"]),
         ("type=cash", ["Invalid parameter: type"]),
         ("type=zz:all", ["Invalid parameter: type"]),
     ],

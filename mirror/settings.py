@@ -9,6 +9,11 @@ Everything a deployment changes comes from the environment:
 - MIRROR_DB_CONNECT_TIMEOUT (seconds, default 3) and MIRROR_DB_STATEMENT_TIMEOUT
   (seconds, default 20, 0 = none): past either a request answers 503, as it
   does when the database answers nothing for their sum.
+- MIRROR_DB_PROBE_AFTER (seconds, default 0.05), MIRROR_DB_PROBE_TIMEOUT (0.25) and
+  MIRROR_DB_PROBE_RETRY (0.2): under the server, a round trip unanswered for PROBE_AFTER
+  has the process probe the database; a probe unanswered for PROBE_TIMEOUT makes it
+  unresponsive, and requests needing it answer 503 at once until a probe, retried every
+  PROBE_RETRY, is answered (apps/common/database_watch.py).
 - HTTPS deployments: MIRROR_SECURE_SSL_REDIRECT, MIRROR_SECURE_PROXY_SSL_HEADER
   (trust the proxy's X-Forwarded-Proto), MIRROR_SECURE_HSTS_SECONDS,
   MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
@@ -180,6 +185,7 @@ DATABASES = {
         DATABASE_URL or embedded_database_url(),
         conn_max_age=600,
         conn_health_checks=False,
+        engine="apps.common.postgresql",
     )
 }
 
@@ -196,6 +202,12 @@ DATABASE_STATEMENT_TIMEOUT = float(os.environ.get("MIRROR_DB_STATEMENT_TIMEOUT",
 DATABASE_ROUND_TRIP_TIMEOUT = (
     DATABASE_STATEMENT_TIMEOUT + DATABASE_CONNECT_TIMEOUT if DATABASE_STATEMENT_TIMEOUT else None
 )
+# A round trip unanswered this long has the server process's database watch probe the
+# database; a probe unanswered this long makes it unresponsive: requests answer 503 at once
+# until a probe, retried this often, is answered (apps/common/database_watch.py).
+DATABASE_PROBE_AFTER = float(os.environ.get("MIRROR_DB_PROBE_AFTER", "0.05"))
+DATABASE_PROBE_TIMEOUT = float(os.environ.get("MIRROR_DB_PROBE_TIMEOUT", "0.25"))
+DATABASE_PROBE_RETRY = float(os.environ.get("MIRROR_DB_PROBE_RETRY", "0.2"))
 
 
 def with_database_timeouts(options: dict) -> dict:

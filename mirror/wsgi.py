@@ -12,9 +12,14 @@ django.setup(set_prefix=False)
 
 from django.conf import settings  # noqa: E402  (needs the apps loaded)
 
+from apps.common import database_watch  # noqa: E402
 from apps.common.handlers import MirrorWSGIHandler  # noqa: E402
 
 application = MirrorWSGIHandler()
+
+# A database that stops answering is noticed within a fraction of a second, and requests
+# answer 503 rather than wait on it (apps/common/database_watch.py).
+database_watch.start()
 
 if settings.WORKER_BOARD:
     # Only under scripts/run-server with several workers (apps/common/balancing.py).

@@ -5,7 +5,9 @@ frozen (stopped process, stalled storage, lost network) cancels nothing, and
 psycopg would wait for its answer forever, holding the worker. Every
 connection therefore gives up on a round trip after
 `settings.DATABASE_ROUND_TRIP_TIMEOUT` seconds: it is closed and the request
-answers 503; the next request connects afresh.
+answers 503; the next request connects afresh. Under the server, the process's database
+watch ends such a wait much sooner, once the server answers a probe no more
+(`apps.common.database_watch`).
 
 `statement_cursor` runs the service's own statements on psycopg's cursor, kept per connection,
 rather than through a new Django cursor wrapper each time.
@@ -18,6 +20,7 @@ give the same values: it reads an integer beyond 64 bits as a float, so such a t
 
 import json
 import re
+from time import monotonic
 
 import orjson
 import psycopg
@@ -27,31 +30,47 @@ from django.db import connections
 # Raised by psycopg's own wait when its `timeout` expires (private, no public alias).
 from psycopg.errors import _WaitTimeout as WaitTimeout
 
+from apps.common.database_watch import UNRESPONSIVE, watch
+
 # An integer orjson cannot hold (beyond [-2**63, 2**64 - 1]) has at least 20 digits, or 19
 # after a minus sign; digits inside a string only cost the slower parser.
 _BEYOND_64_BITS = re.compile(rb"\d{20}|-\d{19}")
 
 
 def give_up_on_silent_database(sender, connection, **kwargs) -> None:
-    """`connection_created` receiver: bounds every wait for an answer on the new connection."""
-    limit = settings.DATABASE_ROUND_TRIP_TIMEOUT
-    if not limit or connection.vendor != "postgresql":
+    """`connection_created` receiver: bounds every wait for an answer on the new connection,
+    and shows it to this process's database watch while it waits."""
+    if connection.vendor != "postgresql":
         return
     client = connection.connection
     wait_for_answer = client.wait
+    limit = settings.DATABASE_ROUND_TRIP_TIMEOUT
+    descriptor = client.pgconn.socket
+    waits, ending = watch.waits, watch.ending
 
     # Every round trip of a psycopg connection and its cursors goes through `wait`.
-    def wait_at_most_limit(gen, *args, **kwargs):
-        if kwargs.get("timeout") is None:
+    def wait_watched(gen, *args, **kwargs):
+        if watch.unresponsive:
+            raise psycopg.OperationalError(UNRESPONSIVE)
+        if limit and kwargs.get("timeout") is None:
             kwargs["timeout"] = limit
+        waits[client] = (monotonic(), descriptor)
         try:
             return wait_for_answer(gen, *args, **kwargs)
         except WaitTimeout:
             # A statement may still be running: the connection cannot be reused.
             client.close()
             raise psycopg.OperationalError(f"the database did not answer within {limit:g} s") from None
+        except psycopg.OperationalError:
+            if not watch.unresponsive:
+                raise
+            client.close()  # the watch shut its socket down
+            raise psycopg.OperationalError(UNRESPONSIVE) from None
+        finally:
+            with ending:
+                del waits[client]
 
-    client.wait = wait_at_most_limit
+    client.wait = wait_watched
 
 
 def loads_json(text: bytes):

@@ -15,20 +15,26 @@
 
 With both off the middleware removes itself from the chain (MiddlewareNotUsed) and the
 database timer is never installed.
+
+`report_database_failure` counts a request that a database failure answered 503 and logs it:
+one line with the reason, at most one a second per process; the failures left out are
+counted in the next line, so an outage under load writes a line a second, not three a
+request.
 """
 
 import json
 import logging
 import os
+import threading
 from functools import cache
-from time import perf_counter
+from time import monotonic, perf_counter
 
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
 from django.http import Http404, HttpResponse
 
 
-__all__ = ("ObservabilityMiddleware", "count_database_error", "metrics", "observe", "time_database_queries")
+__all__ = ("ObservabilityMiddleware", "report_database_failure", "metrics", "observe", "time_database_queries")
 
 access_logger = logging.getLogger("apps.access")
 
@@ -95,9 +101,39 @@ def time_database_queries(sender, connection, **kwargs) -> None:
         connection.execute_wrappers.append(_time_statement)
 
 
-def count_database_error() -> None:
+class _OncePerSecond:
+    """Logs the first of the failures of each second; the others are counted into the next line."""
+
+    PERIOD_SECONDS = 1.0
+
+    def __init__(self, logger: logging.Logger):
+        self._logger = logger
+        self._next_line_at = 0.0
+        self._left_out = 0
+        self._lock = threading.Lock()
+
+    def report(self, what: str, reason: Exception) -> None:
+        now = monotonic()
+        with self._lock:
+            if now < self._next_line_at:
+                self._left_out += 1
+                return
+            left_out, self._left_out = self._left_out, 0
+            self._next_line_at = now + self.PERIOD_SECONDS
+        # psycopg's messages span lines (the error, then libpq's hints): one line each.
+        line = " ".join(str(reason).split()) or type(reason).__name__
+        if left_out:
+            line += f" ({left_out} more since the previous line)"
+        self._logger.warning("%s: %s", what, line)
+
+
+_database_failures = _OncePerSecond(logging.getLogger("apps.common"))
+
+
+def report_database_failure(reason: Exception, what: str = "database failure") -> None:
     if settings.METRICS_ENABLED:
         _instruments().database_errors.inc()
+    _database_failures.report(what, reason)
 
 
 def _time_statement(execute, sql, params, many, context):

@@ -6,7 +6,6 @@ A database error escaping a view outside `/api/` (the admin, the landing page) a
 503 outage page instead of a 500; `/api/` paths keep their JSON envelope.
 """
 
-import logging
 import re
 from collections.abc import Iterator
 
@@ -16,11 +15,10 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import URLResolver, get_resolver
 
-from apps.common.observability import count_database_error
+from apps.common.observability import report_database_failure
 
 __all__ = ("DatabaseOutageMiddleware", "UPSTREAM_OPENAPI_URL", "api_routes", "landing", "readable_route")
 
-logger = logging.getLogger("apps.common")
 
 UPSTREAM_OPENAPI_URL = "https://github.com/hiero-ledger/hiero-mirror-node/blob/main/rest/api/v1/openapi.yml"
 STATUS_API_NAMESPACE = "status-api"
@@ -84,9 +82,9 @@ class DatabaseOutageMiddleware:
     def process_exception(self, request, exception):
         if not isinstance(exception, DatabaseError) or request.path.startswith("/api/"):
             return None
-        logger.warning("database failure on %s: %s", request.path, exception)
-        count_database_error()
+        report_database_failure(exception, what=f"database failure on {request.path}")
         # Rendered without the request: its context processors would read the session, i.e. the database.
         response = HttpResponse(render_to_string("common/database_outage.html"), status=503)
         response["Retry-After"] = str(OUTAGE_RETRY_AFTER_SECONDS)
+        response._has_been_logged = True  # once a second at most, above
         return response

@@ -76,7 +76,8 @@ def _read(*, previous: Held | None, now: datetime) -> Held:
     try:
         content = selectors.page_content()
     except DatabaseError as error:
-        logger.warning("status page served from memory, the database is unreachable: %s", error)
+        reason = " ".join(str(error).split())  # psycopg's messages span lines
+        logger.warning("status page served from memory, the database is unreachable: %s", reason)
         content = default_content(at=now) if previous is None else previous.content
         reading = unreachable_reading(now)
     else:

@@ -16,7 +16,7 @@ from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
-from apps.common.observability import count_database_error
+from apps.common.observability import report_database_failure
 
 logger = logging.getLogger("apps.common")
 
@@ -105,8 +105,7 @@ def error_status_and_messages(exc: Exception) -> tuple[int, list[str | dict]]:
     if isinstance(exc, PermissionDenied):
         return 403, ["Forbidden"]
     if isinstance(exc, DatabaseError):
-        logger.warning("database failure: %s", exc)
-        count_database_error()
+        report_database_failure(exc)
         return 503, ["Service unavailable"]
     logger.exception("unhandled error", exc_info=exc)
     return 500, ["Internal error"]
@@ -114,15 +113,24 @@ def error_status_and_messages(exc: Exception) -> tuple[int, list[str | dict]]:
 
 def mirror_exception_handler(exc: Exception, context: dict) -> Response:
     status, messages = error_status_and_messages(exc)
-    return Response(error_body(*messages), status=status)
+    return _logged_once(Response(error_body(*messages), status=status), exc)
 
 
 def error_response(exc: Exception) -> JsonResponse:
     """The envelope for errors raised outside DRF views (routing, middleware)."""
     status, messages = error_status_and_messages(exc)
-    return JsonResponse(
+    response = JsonResponse(
         error_body(*messages),
         status=status,
         content_type="application/json; charset=utf-8",
         json_dumps_params={"separators": (",", ":")},
     )
+    return _logged_once(response, exc)
+
+
+def _logged_once(response, exc: Exception):
+    """A database failure was logged as it was reported: Django's line for the 503 would
+    repeat it for every request of an outage."""
+    if isinstance(exc, DatabaseError):
+        response._has_been_logged = True
+    return response

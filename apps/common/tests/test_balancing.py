@@ -248,6 +248,11 @@ def board_pids(path) -> set[int]:
     return {struct.unpack_from("<qqq", data, offset)[0] for offset in range(0, len(data), 24)} - {0}
 
 
+# The held request stands for a slow one, not a dead database: the database watch's probe
+# may wait longer than the hold before finding it unresponsive (apps/common/database_watch.py).
+HELD_NOT_DEAD = {"MIRROR_DB_PROBE_TIMEOUT": "5"}
+
+
 def held_then_pipelined(server, database, hold: float) -> tuple[bytes, bytes, bool]:
     """The heads of two answers on one kept connection, and whether the server closed it after:
     the first request held `hold` s by a frozen database, the second sent right behind it
@@ -279,7 +284,9 @@ def held_then_pipelined(server, database, hold: float) -> tuple[bytes, bytes, bo
 def test_the_server_moves_a_connection_off_a_worker_saturated_beside_an_idle_one(
     start_production_server, freezable_database, tmp_path
 ):
-    server = start_production_server(freezable_database.database_url, MIRROR_WORKERS="2", TMPDIR=str(tmp_path))
+    server = start_production_server(
+        freezable_database.database_url, MIRROR_WORKERS="2", TMPDIR=str(tmp_path), **HELD_NOT_DEAD
+    )
 
     held, following, closed = held_then_pipelined(server, freezable_database, hold=0.6)
 
@@ -296,6 +303,7 @@ def test_a_server_of_one_worker_keeps_its_connections(start_production_server, f
         MIRROR_WORKERS="1",
         TMPDIR=str(tmp_path),
         MIRROR_WORKER_BOARD=str(tmp_path / "inherited-board"),  # dropped by run-server
+        **HELD_NOT_DEAD,
     )
 
     held, following, closed = held_then_pipelined(server, freezable_database, hold=0.6)

@@ -1,4 +1,7 @@
 import json
+import threading
+import time
+from contextlib import contextmanager
 
 import pytest
 from django.db import DataError, OperationalError, ProgrammingError, connection
@@ -6,6 +9,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from apps.common.database import column_names, loads_json, statement_cursor
+from apps.common.database_watch import watch
 
 
 @pytest.fixture
@@ -40,9 +44,48 @@ def test_a_statement_the_server_cancels_keeps_the_connection(fresh_connection):
 def test_no_round_trip_timeout_without_statement_timeout(fresh_connection):
     with override_settings(DATABASE_ROUND_TRIP_TIMEOUT=None):
         with fresh_connection.cursor() as cursor:
-            cursor.execute("select pg_sleep(0.1)")
+            cursor.execute("select pg_sleep(0.6)")
 
-        assert "wait" not in vars(fresh_connection.connection)
+            assert cursor.fetchone() == ("",)
+
+
+def test_a_round_trip_is_shown_to_the_database_watch_while_it_waits(fresh_connection):
+    fresh_connection.ensure_connection()
+    client = fresh_connection.connection
+    seen = []
+    watcher = threading.Thread(target=lambda: (time.sleep(0.2), seen.append(dict(watch.waits))))
+    watcher.start()
+    with fresh_connection.cursor() as cursor:
+        cursor.execute("select pg_sleep(0.5)")
+    watcher.join()
+
+    assert client in seen[0] and seen[0][client][1] == client.pgconn.socket
+    assert client not in watch.waits
+
+
+@contextmanager
+def unresponsive_database():
+    """As the server's watch marks a database that answers no probe."""
+    watch.unresponsive = True
+    try:
+        yield
+    finally:
+        watch.unresponsive = False
+
+
+def test_a_connection_refuses_a_round_trip_while_the_database_is_unresponsive(fresh_connection):
+    fresh_connection.ensure_connection()
+
+    with unresponsive_database(), pytest.raises(OperationalError, match="the database does not answer"):
+        with fresh_connection.cursor() as cursor:
+            cursor.execute("select 1")
+
+
+def test_no_connection_is_tried_while_the_database_is_unresponsive(fresh_connection):
+    with unresponsive_database(), pytest.raises(OperationalError, match="the database does not answer"):
+        fresh_connection.ensure_connection()
+
+    assert fresh_connection.connection is None
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """Faults under load: the real app server, a burst of concurrent requests on loopback, and
-a PostgreSQL stopped and restarted in the middle of it.
+a PostgreSQL stopped and restarted, or frozen and thawed, in the middle of it.
 
 The database is a throwaway embedded cluster of this test's own (never the one the other
 tests use), stopped and started as an operator would. Bounded: at most BURST_MAX_REQUESTS
@@ -8,6 +8,7 @@ requests, and every phase has a time limit.
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -54,6 +55,21 @@ class ThrowawayCluster:
 
     def stop(self) -> None:
         self._run(str(PROJECT_DIR / "scripts" / "stop-db"))
+
+    def processes(self) -> list[int]:
+        """The postmaster and every process it started (backends, background workers)."""
+        postmaster = int((self.data_dir / "postmaster.pid").read_text().split()[0])
+        children = Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split()
+        return [postmaster, *map(int, children)]
+
+    def freeze(self) -> None:
+        """Stops every process of the cluster, its connections left open: a server that answers nothing."""
+        for pid in self.processes():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in self.processes():
+            os.kill(pid, signal.SIGCONT)
 
     def _run(self, *command: str) -> subprocess.CompletedProcess:
         done = subprocess.run(command, cwd=PROJECT_DIR, env=self.env, capture_output=True, text=True, timeout=120)
@@ -148,4 +164,104 @@ def test_database_stopped_and_restarted_under_a_burst(cluster, start_production_
     # Around the transitions an answer is either, never a 500 or a dropped connection.
     assert [e for e in exchanges if not (is_normal(e) or is_unavailable(e))] == []
     assert server.process.poll() is None
+    assert sorted(server.worker_pids()) == workers
+
+
+LOAD_CONNECTIONS = 16
+LOAD_TARGETS = ("/api/v1/blocks?limit=2", "/api/v1/blocks/1")
+# A client of its own process: the test's own timings do not wait on the load's interpreter lock.
+LOAD_CLIENT = """
+import http.client, sys, threading
+port, targets, connections = int(sys.argv[1]), sys.argv[2].split(","), int(sys.argv[3])
+statuses = {}
+def client(index):
+    turn = index
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    while True:
+        try:
+            connection.request("GET", targets[turn % len(targets)])
+            response = connection.getresponse()
+            response.read()
+            statuses[response.status] = statuses.get(response.status, 0) + 1
+        except OSError:
+            connection.close()
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        turn += 1
+for index in range(connections):
+    threading.Thread(target=client, args=(index,), daemon=True).start()
+sys.stdin.read()
+print(statuses, flush=True)
+"""
+
+
+class Load:
+    """LOAD_CONNECTIONS keep-alive clients requesting LOAD_TARGETS without pause, in another process."""
+
+    def __init__(self, server):
+        command = [sys.executable, "-c", LOAD_CLIENT, str(server.port), ",".join(LOAD_TARGETS), str(LOAD_CONNECTIONS)]
+        self._process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.statuses = ""
+
+    def __enter__(self) -> "Load":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.statuses, _ = self._process.communicate("", timeout=60)
+
+
+def timed_get(server, target: str) -> tuple[float, int]:
+    started = time.monotonic()
+    answer = server.get(target, timeout=30)
+    return time.monotonic() - started, answer.status
+
+
+FROZEN_SECONDS = 4
+# The database watch's verdict, with margin: a probe after 0.05 s, unanswered for 0.25 s.
+DETECTION_SECONDS = 0.6
+
+
+def test_database_frozen_under_load(cluster, start_production_server):
+    server = start_production_server(cluster.url, MIRROR_WORKERS="2")
+    assert server.get_when_served("/api/v1/blocks/1").status == 200
+    assert server.get("/api/v2/summary.json").status == 200
+    workers = sorted(server.worker_pids())
+
+    with Load(server) as load:
+        time.sleep(1)
+        log_before = server.log_path.read_text().splitlines()
+        cluster.freeze()
+        frozen_at = time.monotonic()
+        try:
+            api = [timed_get(server, "/api/v1/blocks/1")]
+            liveness, status_page = [], []
+            while time.monotonic() < frozen_at + FROZEN_SECONDS:
+                liveness.append((time.monotonic() - frozen_at, *timed_get(server, "/health/liveness")))
+                status_page.append(timed_get(server, "/api/v2/summary.json"))
+                api.append(timed_get(server, "/api/v1/blocks?limit=2"))
+                time.sleep(0.05)
+        finally:
+            cluster.thaw()
+        thawed_at = time.monotonic()
+        while (answer := server.get("/api/v1/blocks/1", timeout=10)).status != 200:
+            assert time.monotonic() - thawed_at < 2, answer
+            time.sleep(0.05)
+        served_again_after = time.monotonic() - thawed_at
+        log_during = server.log_path.read_text().splitlines()[len(log_before) :]
+
+    # Every API request answered 503 well inside the budget, the first one included.
+    assert all(status == 503 for _, status in api), api
+    assert max(seconds for seconds, _ in api) < DETECTION_SECONDS + 0.5, api
+    # Once the watch has found the database unresponsive, liveness answers at once; before
+    # that, no later than the verdict.
+    settled = [seconds for at, seconds, status in liveness if at > DETECTION_SECONDS]
+    assert all(status == 200 for _, _, status in liveness)
+    assert len(settled) > 10 and max(settled) < 0.1, liveness
+    assert max(seconds for _, seconds, _ in liveness) < DETECTION_SECONDS + 0.5, liveness
+    # The status page, from the snapshot held, marks the outage.
+    assert all(status == 200 for _, status in status_page)
+    assert max(seconds for seconds, _ in status_page) < 1, status_page
+    assert served_again_after < 2
+    assert "503" in load.statuses and "200" in load.statuses
+    # Thousands of 503s, yet each worker logs a line a second at most, and the watch's verdicts.
+    assert len(log_during) <= 2 * (FROZEN_SECONDS + 3) + 4, log_during
     assert sorted(server.worker_pids()) == workers

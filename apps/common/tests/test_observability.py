@@ -1,5 +1,6 @@
 import json
 import logging
+import time
 
 import pytest
 from django.core.exceptions import MiddlewareNotUsed
@@ -7,7 +8,8 @@ from django.db import connection
 from prometheus_client import REGISTRY
 
 from apps.blocks.tests.factories import create_record_files, record_file
-from apps.common.observability import ObservabilityMiddleware
+from apps.common.observability import ObservabilityMiddleware, _OncePerSecond
+from apps.common.database_watch import watch
 from apps.common.tests.test_api_errors import record_file_locked_elsewhere
 
 
@@ -148,3 +150,36 @@ def test_metrics_of_every_worker_are_summed(start_production_server, tmp_path):
     text = server.get("/metrics").body.decode()
 
     assert 'mirror_http_requests_total{method="GET",route="/health/liveness",status="200"} 20.0' in text
+
+
+class _OncePerTenthOfASecond(_OncePerSecond):
+    PERIOD_SECONDS = 0.1
+
+
+def test_failures_are_logged_a_line_a_period_with_the_number_left_out(caplog):
+    failures = _OncePerTenthOfASecond(logging.getLogger("apps.common"))
+
+    with caplog.at_level(logging.WARNING, "apps.common"):
+        for _ in range(50):
+            failures.report("database failure", OSError("connection failed:\n\tthe server closed it"))
+        time.sleep(0.15)
+        failures.report("database failure", OSError("again"))
+
+    assert caplog.messages == [
+        "database failure: connection failed: the server closed it",
+        "database failure: again (49 more since the previous line)",
+    ]
+
+
+@pytest.mark.django_db
+def test_an_answer_a_database_failure_makes_503_is_not_logged_again_per_request(client, caplog):
+    watch.unresponsive = True
+    try:
+        with caplog.at_level(logging.WARNING):
+            answers = [client.get("/api/v1/blocks/1") for _ in range(20)]
+    finally:
+        watch.unresponsive = False
+
+    assert {answer.status_code for answer in answers} == {503}
+    assert [record for record in caplog.records if record.name == "django.request"] == []
+    assert len([message for message in caplog.messages if message.startswith("database failure")]) <= 1

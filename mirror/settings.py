@@ -19,7 +19,11 @@ Everything a deployment changes comes from the environment:
   MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
   MIRROR_SECURE_COOKIES (booleans are "true"/"false").
 - MIRROR_REDIS_URL: Redis for the list-route cache, shared by every process
-  (default: local memory per process).
+  (default: local memory per process). Redis bounds it: give it a `maxmemory` and an
+  LRU `maxmemory-policy` (every entry has a time-to-live, so `volatile-lru` will do).
+- MIRROR_LIST_CACHE_MAX_BYTES: bytes of answers the local-memory list-route cache keeps
+  in each process (default 64 MiB): the least recently used go first, and an answer over
+  an eighth of it is not kept (apps/common/bounded_cache.py).
 - MIRROR_LIST_CACHE_TTL: `results_key=seconds,...` overriding the time-to-live
   of a route's list-route cache (0 = off); see apps/common/list_cache.py.
 - MIRROR_STATUS_PAGE_NAME, MIRROR_STATUS_PAGE_URL: the status page `migrate` creates
@@ -242,9 +246,13 @@ CACHES = {
         {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": os.environ["MIRROR_REDIS_URL"]}
         if os.environ.get("MIRROR_REDIS_URL")
         else {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "BACKEND": "apps.common.bounded_cache.ByteBoundedCache",
             "LOCATION": "mirror-lists",
-            "OPTIONS": {"MAX_ENTRIES": 10_000},
+            "OPTIONS": (
+                {"MAX_BYTES": int(os.environ["MIRROR_LIST_CACHE_MAX_BYTES"])}
+                if os.environ.get("MIRROR_LIST_CACHE_MAX_BYTES")
+                else {}
+            ),
         }
     ),
 }

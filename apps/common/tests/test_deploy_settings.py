@@ -114,3 +114,16 @@ def test_statement_timeout_zero_is_none():
     result = manage("shell", "--no-imports", "-c", PRINT_TIMEOUTS, **DEPLOYMENT, MIRROR_DB_STATEMENT_TIMEOUT="0")
 
     assert result.stdout == "3 None None\n", result.stderr
+
+
+PRINT_LIST_CACHE = "from django.core.cache import caches; print(type(caches['lists']).__name__, caches['lists'].max_bytes)"
+
+
+def test_the_list_cache_keeps_64_mib_a_process_unless_the_environment_says_otherwise():
+    default = manage("shell", "--no-imports", "-c", PRINT_LIST_CACHE, **DEPLOYMENT)
+    configured = manage(
+        "shell", "--no-imports", "-c", PRINT_LIST_CACHE, **DEPLOYMENT, MIRROR_LIST_CACHE_MAX_BYTES="1048576"
+    )
+
+    assert default.stdout == f"ByteBoundedCache {64 * 2**20}\n", default.stderr
+    assert configured.stdout == "ByteBoundedCache 1048576\n", configured.stderr

@@ -20,24 +20,38 @@ The answer is kept whole, as the server sent it: status, every header the view a
 the middleware set, body. It is served again at the door of the application, before
 Django builds a request, resolves a route or runs middleware (`MirrorWSGIHandler`,
 and the test suite's client): a kept answer costs the server little more than its
-bytes. So the key is the request as it arrives, not as the service reads it: the
-path, the query string as written, and what else changes an answer:
-`Authorization` (a Basic-auth user's page-size maximum, or a 401), `Host` (a 400 when
-not allowed) and the scheme, as sent or as a trusted proxy's `X-Forwarded-Proto`
-(the HTTPS redirect and the HSTS header). A query written another way is read once
-more and kept under its own key. A request whose headers the service refuses as too
-large (431) never takes the shortcut.
+bytes. So the key is the request as it arrives, not as a route reads it: the path,
+the query, and what else changes an answer: `Authorization` (a Basic-auth user's
+page-size maximum, or a 401), `Host` (a 400 when not allowed) and the scheme, as
+sent or as a trusted proxy's `X-Forwarded-Proto` (the HTTPS redirect and the HSTS
+header). A request whose headers the service refuses as too large (431), or whose
+address is too long (414), never takes the shortcut.
+
+The query is keyed as every route reads it: its `name=value` pairs decoded
+(`parse_qsl`), so spellings that decode alike share an entry (`0.0.5` and
+`0%2E0%2E5`, `+` and `%20`, `a` and `a=`, empty fields). The order of the pairs is
+kept: `links.next` and the `Link` header repeat the parameters in the order they
+were first named, so `limit=2&order=asc` and `order=asc&limit=2` answer different
+bodies. A name's case is kept too (the Java-style routes read names as sent). A query
+that is not ASCII (bytes the server handed undecoded, which Django's `request.GET`
+decodes as UTF-8 and `parse_qsl` does not) or that has too many fields to be read
+(a 400) is keyed as written.
 
 Only paths that a list answer was kept for in this process are looked up, so single-id
 lookups never wait on the cache (with Redis, a round trip). The answers live in the
-`lists` cache of `settings.CACHES`: local memory per process by default, Redis shared
-by all processes when `MIRROR_REDIS_URL` is set.
+`lists` cache of `settings.CACHES`: by default local memory per process, bounded by
+the bytes it keeps (`MIRROR_LIST_CACHE_MAX_BYTES`, apps/common/bounded_cache.py);
+with `MIRROR_REDIS_URL`, Redis shared by all processes, bounded by its own
+`maxmemory`.
 """
 
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from threading import Lock
 from time import perf_counter
+from urllib.parse import parse_qsl, quote
 
 from django.conf import settings
 from django.core.cache import caches
@@ -45,13 +59,30 @@ from django.http import HttpResponse
 
 from apps.common import observability
 from apps.common.middleware import oversize_error
+from apps.common.query import PARAMETER_LIMIT
 
 CACHE_ALIAS = "lists"
 _MAX_AGE = re.compile(r"max-age=(\d+)")
-# Paths a list answer was kept for, in this process; bounded, as a route opted in by
-# settings may have an id in its path.
+# Paths a list answer was kept for, in this process. A route opted in by settings may
+# have an id in its path, so the set is bounded by the bytes its paths take: past
+# the bound it starts again empty, and the paths of answers kept after fill it anew.
 _cached_paths: set[str] = set()
-_MAX_CACHED_PATHS = 10_000
+_cached_paths_bytes = 0
+_cached_paths_lock = Lock()
+MAX_CACHED_PATHS_BYTES = 2**20
+# A path's string object and its slot in the set.
+_PATH_OVERHEAD_BYTES = 100
+# Characters that decode to themselves and that `_canonical_query` writes as they
+# are: a query made only of them, in `name=value` fields, is already canonical.
+_NAME_SAFE = "!$'()*,;:@/[]"
+_VALUE_SAFE = _NAME_SAFE + "="
+_CANONICAL_FIELD = rf"[\w{re.escape('-.~' + _NAME_SAFE)}]*=[\w{re.escape('-.~' + _VALUE_SAFE)}]*"
+_CANONICAL_QUERY = re.compile(rf"(?:{_CANONICAL_FIELD}(?:&{_CANONICAL_FIELD})*)?", re.ASCII)
+# Decoding and re-encoding a query costs more than serving the answer kept for it, and
+# clients that encode `:` or `.` send the same queries again and again: the latest short
+# ones are remembered (a bounded number of bounded strings).
+REMEMBERED_QUERIES = 1024
+MAX_REMEMBERED_QUERY_LENGTH = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,19 +128,51 @@ def keep(environ: dict, response: HttpResponse) -> None:
     status = f"{response.status_code} {response.reason_phrase}"
     kept = (status, list(response.items()), response.content, keep_for.route)
     caches[CACHE_ALIAS].set(_key(environ), kept, keep_for.seconds)
-    if len(_cached_paths) < _MAX_CACHED_PATHS:
-        _cached_paths.add(environ["PATH_INFO"])
+    if environ["PATH_INFO"] not in _cached_paths:
+        _remember_path(environ["PATH_INFO"])
 
 
 def clear() -> None:
     caches[CACHE_ALIAS].clear()
 
 
+def _remember_path(path: str) -> None:
+    global _cached_paths_bytes
+    size = len(path) + _PATH_OVERHEAD_BYTES
+    with _cached_paths_lock:
+        if _cached_paths_bytes + size > MAX_CACHED_PATHS_BYTES:
+            _cached_paths.clear()
+            _cached_paths_bytes = 0
+        if path not in _cached_paths:
+            _cached_paths.add(path)
+            _cached_paths_bytes += size
+
+
+def _canonical_query(query: str) -> str:
+    """The query as its decoded pairs, re-encoded one way; as written when routes could
+    read two spellings of it apart (see the module's docstring)."""
+    if _CANONICAL_QUERY.fullmatch(query) or query.count("&") >= PARAMETER_LIMIT or not query.isascii():
+        return query
+    if len(query) > MAX_REMEMBERED_QUERY_LENGTH:
+        return _reencoded(query)
+    return _remembered_reencoding(query)
+
+
+def _reencoded(query: str) -> str:
+    return "&".join(
+        f"{quote(name, safe=_NAME_SAFE)}={quote(value, safe=_VALUE_SAFE)}"
+        for name, value in parse_qsl(query, keep_blank_values=True)
+    )
+
+
+_remembered_reencoding = lru_cache(maxsize=REMEMBERED_QUERIES)(_reencoded)
+
+
 def _key(environ: dict) -> str:
     request = "\n".join(
         (
             environ["PATH_INFO"],
-            environ.get("QUERY_STRING", ""),
+            _canonical_query(environ.get("QUERY_STRING", "")),
             environ.get("HTTP_AUTHORIZATION", ""),
             environ.get("HTTP_HOST", ""),
             environ.get("wsgi.url_scheme", ""),

@@ -1,11 +1,15 @@
 import base64
 import json
 import logging
+import random
+import string
 import time
+from urllib.parse import parse_qsl
 
 import pytest
 from django.conf import settings
 from django.core.cache import caches
+from django.http import HttpResponse, QueryDict
 from django.test import Client, RequestFactory, override_settings
 from django.urls import resolve
 
@@ -13,7 +17,9 @@ from apps.blocks.api.views import BlockViewSet
 from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common import list_cache
 from apps.common.conformance import clear_caches
+from apps.common.handlers import wsgi_environ
 from apps.common.middleware import MAX_HEADERS_SIZE
+from apps.common.query import PARAMETER_LIMIT
 
 pytestmark = pytest.mark.django_db
 
@@ -97,18 +103,155 @@ def test_kept_answer_is_served_whole_until_its_time_to_live_ends(client, blocks,
         assert numbers(client.get("/api/v1/blocks?limit=2")) == [4, 3]
 
 
-def test_each_request_as_written_has_its_own_answer(client, blocks):
+def test_each_request_read_another_way_has_its_own_answer(client, blocks):
     with blocks_kept_for(60):
-        client.get("/api/v1/blocks?limit=2&order=asc")
+        first = client.get("/api/v1/blocks?limit=2&order=asc")
         add_block(4)
 
         # Other values, parameters in another order or named in another case, another path:
         # read afresh.
         assert numbers(client.get("/api/v1/blocks?limit=3&order=asc")) == [1, 2, 3]
-        assert numbers(client.get("/api/v1/blocks?order=asc&limit=2")) == [1, 2]
+        reordered = client.get("/api/v1/blocks?order=asc&limit=2")
+        assert numbers(reordered) == [1, 2]
         assert numbers(client.get("/api/v1/blocks?LIMIT=2&order=asc")) == [1, 2]
         assert numbers(client.get("/api/v1/blocks/?limit=2&order=desc")) == [4, 3]
         assert numbers(client.get("/api/v1/blocks?limit=2&order=asc")) == [1, 2]
+
+    # Why the order of the parameters is part of the key: the next page repeats it.
+    assert first.json()["links"]["next"] == "/api/v1/blocks?limit=2&order=asc&block.number=gt:2"
+    assert reordered.json()["links"]["next"] == "/api/v1/blocks?order=asc&limit=2&block.number=gt:2"
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "limit=%32&order=%61sc",
+        "limit=2&&order=asc&",
+        "%6Cimit=2&order=asc",
+    ],
+)
+def test_spellings_that_decode_alike_share_one_entry_and_one_read(client, blocks, spelling, django_assert_num_queries):
+    with blocks_kept_for(60):
+        first = client.get("/api/v1/blocks?limit=2&order=asc")
+        add_block(0)
+        with django_assert_num_queries(0):
+            again = client.get(f"/api/v1/blocks?{spelling}")
+
+    assert numbers(first) == [1, 2]
+    assert again.content == first.content
+    assert again["Link"] == first["Link"] == '</api/v1/blocks?limit=2&order=asc&block.number=gt:2>; rel="next"'
+    assert len(caches[list_cache.CACHE_ALIAS]._cache) == 1
+
+
+QUERY_ALPHABET = string.printable + "%%%%++&&&===" + "0123456789abcdefABCDEF" * 2
+
+
+def random_query(rng: random.Random) -> str:
+    return "".join(rng.choice(QUERY_ALPHABET) for _ in range(rng.randrange(40)))
+
+
+def respelled(pairs: list[tuple[str, str]], rng: random.Random) -> str:
+    """`pairs` written one of the many ways that decode to them."""
+
+    def spell(text: str, reserved: str) -> str:
+        out = []
+        for char in text:
+            if char == " ":
+                out.append(rng.choice(["+", "%20"]))
+            elif (
+                char in reserved
+                or char in "%+&"
+                or not char.isascii()
+                or not char.isalnum() and rng.random() < 0.5
+                or rng.random() < 0.2
+            ):
+                out.append("".join(rng.choice([f"%{byte:02X}", f"%{byte:02x}"]) for byte in char.encode()))
+            else:
+                out.append(char)
+        return "".join(out)
+
+    fields = [f"{spell(name, '=')}={spell(value, '')}" for name, value in pairs]
+    for _ in range(rng.randrange(3)):
+        fields.insert(rng.randrange(len(fields) + 1), "")
+    return "&".join(fields)
+
+
+def test_a_query_keyed_as_its_pairs_reads_as_the_query_itself():
+    """Two queries share a key only if every route reads them alike: the key's query decodes
+    to the pairs the query decodes to, as routes (`parse_qsl`) and Django (`QueryDict`) read them."""
+    rng = random.Random(29)
+    for _ in range(5_000):
+        query = random_query(rng)
+        canonical = list_cache._canonical_query(query)
+
+        assert parse_qsl(canonical, keep_blank_values=True) == parse_qsl(query, keep_blank_values=True)
+        assert list(QueryDict(canonical).lists()) == list(QueryDict(query).lists())
+        assert list_cache._canonical_query(canonical) == canonical
+
+
+def test_spellings_of_the_same_pairs_share_a_key():
+    rng = random.Random(5)
+    for _ in range(2_000):
+        pairs = parse_qsl(random_query(rng), keep_blank_values=True)
+
+        assert list_cache._canonical_query(respelled(pairs, rng)) == list_cache._canonical_query(
+            respelled(pairs, rng)
+        ), pairs
+
+
+def test_a_query_routes_could_read_apart_from_its_spellings_is_keyed_as_written():
+    undecoded = "name=\xc3\xa9"  # bytes the server handed as they came: Django reads them as UTF-8
+    many_fields = "limit=2" + "&" * PARAMETER_LIMIT
+
+    assert list_cache._canonical_query(undecoded) == undecoded
+    assert list_cache._canonical_query("name=%C3%83%C2%A9") != undecoded
+    assert list_cache._canonical_query(many_fields) == many_fields
+
+
+def test_a_spelling_with_too_many_fields_is_refused_even_for_a_kept_answer(client, blocks):
+    with blocks_kept_for(60):
+        kept = client.get("/api/v1/blocks?limit=2")
+        padded = client.get("/api/v1/blocks?limit=2" + "&" * PARAMETER_LIMIT)
+
+    assert numbers(kept) == [3, 2]
+    assert padded.status_code == 400
+
+
+def test_unique_queries_of_large_answers_keep_the_process_cache_under_its_byte_bound(client, settings):
+    bound = 256 * 1024
+    settings.CACHES = {**settings.CACHES, "lists": {**settings.CACHES["lists"], "OPTIONS": {"MAX_BYTES": bound}}}
+    create_record_files(*(record_file(number, T + number * 1000) for number in range(1, 31)))
+    store = caches[list_cache.CACHE_ALIAS]
+
+    with blocks_kept_for(60):
+        for upper in range(100, 160):
+            answer = client.get(f"/api/v1/blocks?limit=25&block.number=lt:{upper}")
+            assert len(numbers(answer)) == 25
+            assert len(answer.content) > 10_000
+            assert sum(len(key) + len(value) for key, value in store._cache.items()) <= bound
+
+        add_block(31)
+        latest = client.get("/api/v1/blocks?limit=25&block.number=lt:159")
+
+    assert latest.content == answer.content
+
+
+def test_the_paths_remembered_stay_under_their_bound(monkeypatch):
+    monkeypatch.setattr(list_cache, "_cached_paths", set())
+    monkeypatch.setattr(list_cache, "_cached_paths_bytes", 0)
+    monkeypatch.setattr(list_cache, "MAX_CACHED_PATHS_BYTES", 2_000)
+    response = HttpResponse(b"{}")
+    response.keep_for = list_cache.KeepFor(60, "api/v1/tokens/<str:token_id>/balances")
+
+    for number in range(200):
+        path = f"/api/v1/tokens/0.0.{number}/balances"
+        list_cache.keep(wsgi_environ("GET", path), response)
+
+        assert path in list_cache._cached_paths
+        assert list_cache._cached_paths_bytes == sum(
+            len(remembered) + list_cache._PATH_OVERHEAD_BYTES for remembered in list_cache._cached_paths
+        )
+        assert list_cache._cached_paths_bytes <= 2_000
 
 
 def test_errors_are_not_kept(client, blocks):

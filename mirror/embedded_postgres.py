@@ -6,11 +6,20 @@ pg_trgm), so a fresh machine needs nothing but pip. The cluster lives in
 as root the wheel switches to an unprivileged system user, as PostgreSQL
 refuses to run as root.
 
+Only the cluster's owner, the OS user who runs the service, connects: by peer
+authentication (the kernel names the connecting OS user), mapped to every role, so
+no password is kept anywhere; any other OS user is refused, as the superuser or as
+any role. The socket also opens to its owner alone (`unix_socket_permissions`
+0700, from the cluster's next start). The wheel makes a cluster that trusts every
+local connection: it is changed so in place, a new one or one an earlier version
+of this service made, by a configuration reload that keeps open sessions.
+
 The cluster keeps running after the commands that started it;
 `scripts/stop-db` (`python -m mirror.embedded_postgres stop`) stops it.
 """
 
 import os
+import pwd
 import signal
 import sys
 import warnings
@@ -19,6 +28,11 @@ from pathlib import Path
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / ".data" / "postgres"
 DATABASE_NAME = "mirror"
 STOP_TIMEOUT_SECONDS = 60
+OWNER_MAP = "owner"
+# The whole of pg_hba.conf: no TCP rule, as the cluster listens on no address.
+HOST_BASED_AUTHENTICATION = f"""# Written by mirror/embedded_postgres.py: only the OS user in map `{OWNER_MAP}` connects.
+local all all peer map={OWNER_MAP}
+"""
 
 
 def _data_dir() -> Path:
@@ -51,7 +65,45 @@ def embedded_database_url() -> str:
         ).fetchone()
         if not exists:
             connection.execute(f'create database "{DATABASE_NAME}"')
+        _admit_only_the_owner(server.pgdata, connection)
     return server.get_uri(DATABASE_NAME)
+
+
+def _admit_only_the_owner(data_dir: Path, connection) -> None:
+    """Makes the cluster accept its owner alone (the module's docstring), unless it does already;
+    `connection` is the superuser's."""
+    owner = pwd.getpwuid(os.geteuid()).pw_name
+    wanted = {
+        data_dir / "pg_hba.conf": HOST_BASED_AUTHENTICATION,
+        data_dir / "pg_ident.conf": f"{OWNER_MAP} {owner} all\n",
+    }
+    if all(path.read_text() == text for path, text in wanted.items()):
+        return
+    connection.execute("alter system set unix_socket_permissions = '0700'")
+    originals = {path: path.read_text() for path in wanted}
+    for path, text in wanted.items():
+        _replace_file(path, text)
+    # The views parse the files as they are on disk, before the server loads them.
+    errors = connection.execute(
+        "select error from pg_hba_file_rules where error is not null"
+        " union all select error from pg_ident_file_mappings where error is not null"
+    ).fetchall()
+    if errors:
+        for path, text in originals.items():
+            _replace_file(path, text)
+        raise RuntimeError(f"the embedded PostgreSQL refused its authentication rules: {errors}")
+    connection.execute("select pg_reload_conf()")
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """Writes `path` whole at once (a server reloading meanwhile reads the old or the new
+    file), with the owner and mode it had."""
+    status = path.stat()
+    replacement = path.with_name(f".{path.name}.{os.getpid()}")
+    replacement.write_text(text)
+    os.chown(replacement, status.st_uid, status.st_gid)
+    replacement.chmod(status.st_mode & 0o777)
+    replacement.replace(path)
 
 
 def stop_embedded_database() -> bool:

@@ -37,9 +37,13 @@ Everything a deployment changes comes from the environment:
   block is older (unset or 0: the database is checked, not the block's age).
 - MIRROR_METRICS=true: Prometheus metrics at `/metrics`; MIRROR_ACCESS_LOG=true: one JSON
   line per request on stdout (apps/common/observability.py).
-- MIRROR_DATABASE_ROLE: the role the service connects as on the embedded database;
-  `mirror.wsgi` (the server) sets `mirror_api`, which `migrate` creates: it reads the mirror
-  tables and writes only the service's own (apps/common/roles.py).
+- MIRROR_ADMIN_DATABASE_URL: the database as the role the admin site connects as, to read
+  and write Django's own tables (users, sessions, login attempts, the status page); DATABASE_URL
+  is then the API's, which only reads (apps/common/roles.py). Unset: DATABASE_URL's role
+  serves both, on one connection.
+- MIRROR_DATABASE_ROLE, MIRROR_ADMIN_DATABASE_ROLE: the roles the API and the admin connect as
+  on the embedded database; `mirror.wsgi` (the server) sets `mirror_api` and `mirror_admin`,
+  which `migrate` creates (apps/common/roles.py). Unset: the owner, as management commands.
 """
 
 import json
@@ -228,6 +232,23 @@ DATABASES["default"]["OPTIONS"] = with_database_timeouts(
     {**DATABASES["default"].get("OPTIONS", {}), "server_side_binding": True, "prepare_threshold": 5}
 )
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("MIRROR_TEST_DATABASE", "test_mirror")}
+
+# The admin's connection: Django's own tables, as a role of their own (apps/common/roles.py).
+DATABASES["admin"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
+if admin_database_url := os.environ.get("MIRROR_ADMIN_DATABASE_URL"):
+    admin_database = dj_database_url.parse(admin_database_url)
+    DATABASES["admin"].update(
+        {key: admin_database[key] for key in ("NAME", "USER", "PASSWORD", "HOST", "PORT")},
+        OPTIONS={**DATABASES["default"]["OPTIONS"], **admin_database.get("OPTIONS", {})},
+    )
+elif (admin_database_role := os.environ.get("MIRROR_ADMIN_DATABASE_ROLE")) and not DATABASE_URL:
+    DATABASES["admin"].update(USER=admin_database_role, PASSWORD="")
+# As the API's role, the admin's connection would separate nothing: the API's serves both.
+DATABASE_ROUTERS = (
+    ["apps.common.roles.AdminRouter"]
+    if any(DATABASES["admin"][key] != DATABASES["default"][key] for key in ("NAME", "USER", "HOST", "PORT"))
+    else []
+)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LANGUAGE_CODE = "en-us"

@@ -4,9 +4,11 @@ import os
 import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mirror.settings")
-# The server reads the embedded database as the role `migrate` creates for it, which cannot
-# write a mirror table (apps/common/roles.py); ignored with DATABASE_URL.
+# The server connects to the embedded database as the roles `migrate` creates for it: the
+# API's reads and writes nothing, the admin's writes only Django's own tables
+# (apps/common/roles.py); ignored with DATABASE_URL.
 os.environ.setdefault("MIRROR_DATABASE_ROLE", "mirror_api")
+os.environ.setdefault("MIRROR_ADMIN_DATABASE_ROLE", "mirror_admin")
 
 django.setup(set_prefix=False)
 

@@ -14,7 +14,7 @@ class CommonConfig(AppConfig):
 
         from apps.common.database import give_up_on_silent_database, loads_json
         from apps.common.observability import time_database_queries
-        from apps.common.roles import grant_api_role
+        from apps.common.roles import grant_roles
 
         _drop_per_request_work()
         set_json_loads(loads_json)
@@ -22,7 +22,7 @@ class CommonConfig(AppConfig):
         connection_created.connect(time_database_queries, dispatch_uid="time_database_queries")
         # post_migrate is sent once per app with models (this one has none), after every table
         # exists: the grants follow the auth app's.
-        post_migrate.connect(grant_api_role, sender=self.apps.get_app_config("auth"), dispatch_uid="grant_api_role")
+        post_migrate.connect(grant_roles, sender=self.apps.get_app_config("auth"), dispatch_uid="grant_roles")
 
 
 def _drop_per_request_work() -> None:

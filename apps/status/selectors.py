@@ -16,6 +16,7 @@ import copy
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db import DEFAULT_DB_ALIAS
 from django.db.models import F, Model, Prefetch, Q, Subquery
 
 from apps.blocks.models import RecordFile
@@ -108,7 +109,8 @@ class PageSnapshot:
 def page_content(*, recent_limit: int = RECENT_LIMIT) -> PageContent | None:
     taken_at = current_time()
     page = (
-        Page.objects.annotate(
+        _read(Page)
+        .annotate(
             incidents_updated_at=_latest(Incident, "updated_at"),
             maintenances_updated_at=_latest(Maintenance, "updated_at"),
             newest_block=_latest(RecordFile, "consensus_end"),
@@ -134,7 +136,7 @@ def page_content(*, recent_limit: int = RECENT_LIMIT) -> PageContent | None:
     )
     return PageContent(
         page=page,
-        components=list(Component.objects.order_by(*COMPONENT_ORDER)),
+        components=list(_read(Component).order_by(*COMPONENT_ORDER)),
         # The read holds the most recent events, so the first of them are the most recent overall.
         recent_incidents=incidents[:recent_limit],
         unresolved_incidents=[each for each in incidents if each.status in UNRESOLVED_INCIDENT_STATUSES],
@@ -187,25 +189,29 @@ def _shown_components(components: list[Component], reading: MirrorReading) -> li
 
 
 def _latest(model: type[Model], field: str) -> Subquery:
-    return Subquery(model.objects.order_by(f"-{field}").values(field)[:1])
+    return Subquery(_read(model).order_by(f"-{field}").values(field)[:1])
 
 
 def _events(
     model: type[Event], *, order: tuple[str, ...], still_open: Q, recent_limit: int, updates: Prefetch
 ) -> list[Event]:
     """The `recent_limit` most recent events and every open one, in `order`."""
-    recent = model.objects.order_by(*order).values("id")[:recent_limit]
-    return list(
-        model.objects.filter(still_open | Q(id__in=recent)).order_by(*order).prefetch_related(updates)
-    )
+    recent = _read(model).order_by(*order).values("id")[:recent_limit]
+    return list(_read(model).filter(still_open | Q(id__in=recent)).order_by(*order).prefetch_related(updates))
 
 
 def _updates(update_model: type[EventUpdate], affected_model: type[AffectedComponent]) -> Prefetch:
     # Their components are the snapshot's, looked up by id.
-    affected = affected_model.objects.order_by(*AFFECTED_COMPONENT_ORDER)
+    affected = _read(affected_model).order_by(*AFFECTED_COMPONENT_ORDER)
     return Prefetch(
         "updates",
-        queryset=update_model.objects.order_by("-display_at", "-created_at", "-id").prefetch_related(
+        queryset=_read(update_model).order_by("-display_at", "-created_at", "-id").prefetch_related(
             Prefetch("affected_components", queryset=affected)
         ),
     )
+
+
+def _read(model: type[Model]):
+    """The status routes read with the API's role, on its connection: the router would send
+    the status page's tables to the admin's (apps/common/roles.py)."""
+    return model.objects.using(DEFAULT_DB_ALIAS)

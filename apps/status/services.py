@@ -5,10 +5,11 @@ status). A refused transition or component status raises `ValidationError`, whic
 shows on its form. In `component_statuses`, None attaches a component without changing it.
 """
 
+import functools
 from collections.abc import Mapping
 from datetime import datetime
 
-from django.db import transaction
+from django.db import router, transaction
 
 from apps.status.live_checks import effective_state, read_mirror
 from apps.status.models import (
@@ -22,10 +23,17 @@ from apps.status.models import (
     MaintenanceImpact,
     MaintenanceStatus,
     MaintenanceUpdate,
+    Page,
 )
 from apps.status.timestamps import current_time
 
-__all__ = ("incident_open", "incident_post_update", "maintenance_post_update", "maintenance_schedule")
+__all__ = (
+    "in_one_transaction",
+    "incident_open",
+    "incident_post_update",
+    "maintenance_post_update",
+    "maintenance_schedule",
+)
 
 ComponentStatuses = Mapping[Component, str | None]
 
@@ -38,7 +46,19 @@ STATUS_STAMPS = {
 }
 
 
-@transaction.atomic
+def in_one_transaction(function):
+    """Runs `function` in a transaction of the connection the status page is written on: the
+    admin's, where the router sends it (apps/common/roles.py)."""
+
+    @functools.wraps(function)
+    def in_transaction(*args, **kwargs):
+        with transaction.atomic(using=router.db_for_write(Page)):
+            return function(*args, **kwargs)
+
+    return in_transaction
+
+
+@in_one_transaction
 def incident_open(
     *,
     name: str,
@@ -56,14 +76,14 @@ def incident_open(
     return incident
 
 
-@transaction.atomic
+@in_one_transaction
 def incident_post_update(
     *, incident: Incident, status: str, body: str, component_statuses: ComponentStatuses | None = None
 ) -> IncidentUpdate:
     return _post_update(incident, IncidentUpdate(incident=incident), status, body, component_statuses)
 
 
-@transaction.atomic
+@in_one_transaction
 def maintenance_schedule(
     *,
     name: str,
@@ -86,7 +106,7 @@ def maintenance_schedule(
     return maintenance
 
 
-@transaction.atomic
+@in_one_transaction
 def maintenance_post_update(
     *, maintenance: Maintenance, status: str, body: str, component_statuses: ComponentStatuses | None = None
 ) -> MaintenanceUpdate:

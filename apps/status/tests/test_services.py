@@ -4,8 +4,10 @@ from functools import partial
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connections
 
 from apps.common.clock import frozen_at
+from apps.common.roles import ADMIN_DATABASE
 from apps.status import services
 from apps.status.models import (
     ComponentStatus,
@@ -301,3 +303,17 @@ def test_a_maintenance_opens_scheduled_with_the_maintenance_impact(now):
 
     assert (maintenance.status, maintenance.shown_impact) == (MaintenanceStatus.SCHEDULED, "maintenance")
     assert maintenance.updates.get().status == MaintenanceStatus.SCHEDULED
+
+
+@pytest.mark.django_db(transaction=True, databases=["default", ADMIN_DATABASE])
+def test_a_service_runs_in_a_transaction_of_the_connection_writing_the_page(settings):
+    settings.DATABASE_ROUTERS = ["apps.common.roles.AdminRouter"]
+    seen = []
+
+    @services.in_one_transaction
+    def probe():
+        seen.append((connections[ADMIN_DATABASE].in_atomic_block, connections["default"].in_atomic_block))
+
+    probe()
+
+    assert seen == [(True, False)]

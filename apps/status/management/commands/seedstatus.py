@@ -11,7 +11,6 @@ their updates dated in the past days.
 from datetime import datetime, timedelta
 
 from django.core.management.base import BaseCommand
-from django.db import transaction
 from django.db.models import Max
 
 from apps.common.clock import frozen_at
@@ -63,7 +62,7 @@ class Command(BaseCommand):
             help="the network this mirror serves: its REST API component follows the freshness check",
         )
 
-    @transaction.atomic
+    @services.in_one_transaction
     def handle(self, *args, network, **options):
         self.created: list[str] = []
         today = current_time().replace(hour=17, minute=0, second=0, microsecond=0)

@@ -136,7 +136,7 @@ MIDDLEWARE = [
     "apps.common.middleware.SiteCsrfViewMiddleware",
     "apps.common.middleware.SiteAuthenticationMiddleware",
     "apps.common.middleware.SiteMessageMiddleware",
-    "apps.common.middleware.SiteXFrameOptionsMiddleware",
+    "apps.common.middleware.SitePagePolicyMiddleware",
     "apps.common.pages.DatabaseOutageMiddleware",
     # Last, as django-axes requires.
     "axes.middleware.AxesMiddleware",

@@ -1,22 +1,22 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from apps.common.api.views import route_not_found
+from apps.common.api.docs import OpenApiDocumentView, SwaggerUIView
+from apps.common.api.views import read_only, route_not_found
 from apps.common.health import liveness, readiness
 from apps.common.observability import metrics
 from apps.common.pages import landing
 
 urlpatterns = [
-    path("", landing, name="landing"),
+    path("", read_only(landing), name="landing"),
     path("admin", RedirectView.as_view(url="/admin/", permanent=True)),
     path("admin/", admin.site.urls),
-    path("health/liveness", liveness, name="liveness"),
-    path("health/readiness", readiness, name="readiness"),
-    path("metrics", metrics, name="metrics"),
-    path("api/v1/docs/openapi.yml", SpectacularAPIView.as_view(), name="openapi"),
-    path("api/v1/docs", SpectacularSwaggerView.as_view(url_name="openapi"), name="swagger-ui"),
+    path("health/liveness", read_only(liveness), name="liveness"),
+    path("health/readiness", read_only(readiness), name="readiness"),
+    path("metrics", read_only(metrics), name="metrics"),
+    path("api/v1/docs/openapi.yml", OpenApiDocumentView.as_view(), name="openapi"),
+    path("api/v1/docs", SwaggerUIView.as_view(url_name="openapi"), name="swagger-ui"),
     # API requests resolve through `apps.common.api.routers.route_index`, in this order.
     path(
         "api/v1/",

@@ -12,9 +12,11 @@ from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
 from django.middleware.csrf import CsrfViewMiddleware
 from django.middleware.security import SecurityMiddleware
+from django.urls import Resolver404, resolve
 
 from apps.common.api.exceptions import (
     HeadersTooLarge,
+    MethodNotAllowed,
     MirrorApiError,
     Unauthorized,
     UriTooLong,
@@ -29,6 +31,26 @@ MAX_URI_LENGTH = 16 * 1024
 MAX_HEADERS_SIZE = 16 * 1024
 
 API_PREFIX = "/api/"
+ADMIN_PREFIX = "/admin"
+READ_METHODS = ("GET", "HEAD")
+# TRACE would echo a request back, cookies and credentials included: no route answers it.
+REFUSED_METHOD = "TRACE"
+
+# The Content-Security-Policy of the service's pages (landing, admin, Swagger UI, the outage
+# page): their own scripts, styles, images and requests only, and never framed. Inline
+# styles stay: the landing page has one, and Swagger UI sets styles as it renders.
+PAGE_CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
 
 
 def is_api_request(request) -> bool:
@@ -39,6 +61,7 @@ class MirrorApiMiddleware:
     """Applies to `/api/` paths what the upstream applies before and after every route.
 
     - CORS: any origin; a preflight `OPTIONS` is answered before routing.
+    - TRACE is 405, here and on every other path.
     - A URI longer than MAX_URI_LENGTH is a 414, headers larger than
       MAX_HEADERS_SIZE a 431.
     - HTTP Basic users from `MIRROR["USERS"]` get their own page-size maximum
@@ -59,9 +82,13 @@ class MirrorApiMiddleware:
 
     def __call__(self, request):
         if not is_api_request(request):
+            if request.method == REFUSED_METHOD:
+                return method_not_allowed(_allowed_methods(request.path_info))
             return self.get_response(request)
         if request.method == "OPTIONS":
             response = _preflight_response(request)
+        elif request.method == REFUSED_METHOD:
+            response = method_not_allowed(_allowed_methods(request.path_info))
         else:
             try:
                 if (error := oversize_error(request.META)) is not None:
@@ -99,6 +126,33 @@ def _preflight_response(request) -> HttpResponse:
         response["Access-Control-Allow-Headers"] = requested
     response["Vary"] = "Access-Control-Request-Headers"
     return response
+
+
+def method_not_allowed(allowed_methods: tuple[str, ...]) -> HttpResponse:
+    """405 in the envelope; `Allow` names the methods the resource answers."""
+    response = error_response(MethodNotAllowed())
+    response["Allow"] = ", ".join(allowed_methods)
+    return response
+
+
+def _allowed_methods(path_info: str) -> tuple[str, ...]:
+    """The methods the route at `path_info` answers: a DRF route's (a viewset's actions, an
+    API view's handlers), a view's that declares them (`read_only`), the admin's forms'."""
+    try:
+        view = resolve(path_info).func
+    except Resolver404:
+        return READ_METHODS
+    if actions := getattr(view, "actions", None):
+        methods = {*actions, "options"}
+    elif view_class := getattr(view, "view_class", None):
+        methods = {name for name in view_class.http_method_names if hasattr(view_class, name)} - {"trace"}
+    elif path_info.startswith(ADMIN_PREFIX):
+        return (*READ_METHODS, "POST")
+    else:
+        return getattr(view, "allowed_methods", READ_METHODS)
+    if "get" in methods:
+        methods.add("head")
+    return tuple(sorted(name.upper() for name in methods))
 
 
 def _check_host(request) -> None:
@@ -203,10 +257,18 @@ def _site_only_hook(middleware_class: type, name: str):
     return hook
 
 
+class PagePolicyMiddleware(XFrameOptionsMiddleware):
+    """Django's X-Frame-Options, and the pages' Content-Security-Policy, on every answer."""
+
+    def process_response(self, request, response):
+        response.headers.setdefault("Content-Security-Policy", PAGE_CONTENT_SECURITY_POLICY)
+        return super().process_response(request, response)
+
+
 # Listed in settings.MIDDLEWARE in place of the classes they extend.
 SiteSessionMiddleware = site_only(SessionMiddleware)
 SiteCommonMiddleware = site_only(CommonMiddleware)
 SiteCsrfViewMiddleware = site_only(CsrfViewMiddleware)
 SiteAuthenticationMiddleware = site_only(AuthenticationMiddleware)
 SiteMessageMiddleware = site_only(MessageMiddleware)
-SiteXFrameOptionsMiddleware = site_only(XFrameOptionsMiddleware)
+SitePagePolicyMiddleware = site_only(PagePolicyMiddleware)

@@ -7,7 +7,8 @@ address (SO_REUSEPORT: the kernel spreads connections over them) and has one
 `Hub` (one poller). The main port answers the stream paths with a redirect here
 (`apps.streams.views`).
 
-HTTP/1.1, `GET` only, one stream per connection. A request is validated in a
+HTTP/1.1, `GET` only, one stream per connection (TRACE is 405, a head over
+MAX_HEAD_BYTES 431, both in the envelope). A request is validated in a
 thread (the list routes' parsing and lookups: 400, 404 and 503 answer the error
 envelope), admitted within the per-address and total limits (429), then answered
 `text/event-stream`: the comment `: connected` once every new event is bound to
@@ -24,13 +25,15 @@ import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from urllib.parse import unquote
 
 from django.conf import settings
 from django.db import connection
 
-from apps.common.api.exceptions import error_body, error_status_and_messages
+from apps.common.api.exceptions import HeadersTooLarge, MethodNotAllowed, error_body, error_status_and_messages
 from apps.common.api.renderers import MirrorJSONRenderer
+from apps.common.middleware import REFUSED_METHOD, security_headers
 from apps.streams.feeds import StreamRequest, stream_request
 from apps.streams.hub import Hub, Subscriber
 
@@ -47,9 +50,10 @@ MAX_HEAD_BYTES = 16 * 1024
 HEAD_TIMEOUT_SECONDS = 10
 # Threads validating requests and reading replays; each keeps a database connection.
 SETUP_THREADS = 4
-_REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 404: "Not Found", 429: "Too Many Requests",
-            500: "Internal Server Error", 503: "Service Unavailable"}
-_CORS = b"access-control-allow-origin: *\r\n"
+_REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",
+            429: "Too Many Requests", 431: "Request Header Fields Too Large", 500: "Internal Server Error",
+            503: "Service Unavailable"}
+_ALLOW = b"allow: GET, HEAD, OPTIONS\r\n"
 
 
 def match_route(path: str) -> tuple[str, str | None] | None:
@@ -93,7 +97,9 @@ class StreamServer:
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             await self._handle(reader, writer)
-        except (ConnectionError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+        except asyncio.LimitOverrunError:
+            await _answer_error(writer, 431, HeadersTooLarge().messages)
+        except (ConnectionError, TimeoutError, asyncio.IncompleteReadError):
             pass
         except Exception:
             logger.exception("stream failed")
@@ -114,6 +120,8 @@ class StreamServer:
         route = match_route(path)
         if method == "OPTIONS":
             return await _answer(writer, 204, b"")
+        if method == REFUSED_METHOD:
+            return await _answer_error(writer, 405, MethodNotAllowed().messages, _ALLOW)
         if route is None or method not in ("GET", "HEAD"):
             return await _answer_error(writer, 404, ["Not found"])
         address = (writer.get_extra_info("peername") or ("",))[0]
@@ -132,7 +140,9 @@ class StreamServer:
                 return await _answer_error(writer, status, messages)
             writer.write(
                 b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream; charset=utf-8\r\n"
-                b"cache-control: no-cache\r\nx-accel-buffering: no\r\nconnection: close\r\n" + _CORS + b"\r\n"
+                b"cache-control: no-cache\r\nx-accel-buffering: no\r\nconnection: close\r\n"
+                + _constant_headers()
+                + b"\r\n"
             )
             await writer.drain()
             if method == "GET":
@@ -212,20 +222,29 @@ def _in_thread(function, *args):
         connection.close()
 
 
-async def _answer(writer, status: int, body: bytes, content_type: bytes = b"application/json; charset=utf-8") -> None:
+@cache
+def _constant_headers() -> bytes:
+    """What every answer carries, as on the main port: CORS for any origin, and the security
+    headers (nosniff, referrer and opener policies)."""
+    headers = [("access-control-allow-origin", "*"), *security_headers()]
+    return b"".join(f"{name.lower()}: {value}\r\n".encode() for name, value in headers)
+
+
+async def _answer(writer, status: int, body: bytes, extra_headers: bytes = b"") -> None:
     writer.write(
         f"HTTP/1.1 {status} {_REASONS[status]}\r\n".encode()
-        + (b"content-type: " + content_type + b"\r\n" if body else b"")
+        + (b"content-type: application/json; charset=utf-8\r\n" if body else b"")
         + f"content-length: {len(body)}\r\nconnection: close\r\n".encode()
-        + _CORS
+        + extra_headers
+        + _constant_headers()
         + b"\r\n"
         + body
     )
     await writer.drain()
 
 
-async def _answer_error(writer, status: int, messages: list) -> None:
-    await _answer(writer, status, MirrorJSONRenderer().render(error_body(*messages)))
+async def _answer_error(writer, status: int, messages: list, extra_headers: bytes = b"") -> None:
+    await _answer(writer, status, MirrorJSONRenderer().render(error_body(*messages)), extra_headers)
 
 
 class BackgroundStreamServer:

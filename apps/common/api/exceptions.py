@@ -82,6 +82,17 @@ class HeadersTooLarge(MirrorApiError):
         super().__init__("Request header fields too large")
 
 
+class MethodNotAllowed(MirrorApiError):
+    """A method the service refuses wherever it is sent (TRACE), or one a route outside
+    the upstream's API does not answer (`/health/...`). The upstream's routes answer other
+    methods 404, as Express does."""
+
+    status_code = 405
+
+    def __init__(self):
+        super().__init__("Method not allowed")
+
+
 def error_body(*messages: str | dict) -> dict:
     return {
         "_status": {

@@ -10,7 +10,7 @@ cache with `list_cache` (see `apps.common.list_cache`).
 """
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import lru_cache, wraps
 
 from django.core.exceptions import BadRequest, PermissionDenied
 from django.http import HttpResponse
@@ -23,6 +23,7 @@ from apps.common.api.exceptions import NotFound, error_response
 from apps.common.api.serializers import RowSerializer
 from apps.common.codecs import format_timestamp
 from apps.common.filtersets import ListFilterSet, QueryFilterSet
+from apps.common.middleware import READ_METHODS, method_not_allowed
 from apps.common.pagination import Anchor, link_header, next_link
 from apps.common.query import parse_query_string
 
@@ -199,6 +200,21 @@ def newest_timestamp_envelope(rows: list) -> dict:
 @csrf_exempt
 def route_not_found(request, *args, **kwargs):
     return error_response(NotFound())
+
+
+def read_only(view):
+    """`view` answering GET and HEAD only: another method is 405 in the envelope, before the
+    CSRF check would answer Django's HTML 403."""
+
+    @csrf_exempt
+    @wraps(view)
+    def read_only_view(request, *args, **kwargs):
+        if request.method not in READ_METHODS:
+            return method_not_allowed(READ_METHODS)
+        return view(request, *args, **kwargs)
+
+    read_only_view.allowed_methods = READ_METHODS
+    return read_only_view
 
 
 def bad_request(request, exception=None):

@@ -1,4 +1,5 @@
 import pytest
+from django.test import Client
 
 from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common.clock import frozen_at
@@ -62,3 +63,20 @@ def test_health_routes_are_not_api_routes(client, db):
     response = client.get("/health/liveness")
 
     assert "Access-Control-Allow-Origin" not in response
+
+
+@pytest.mark.parametrize("path", ["/health/liveness", "/health/readiness"])
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options", "trace"])
+def test_a_probe_answers_other_methods_405_in_json(path, method):
+    # CSRF checks on, as on the server: they used to answer Django's HTML 403 first.
+    client = Client(enforce_csrf_checks=True)
+
+    response = getattr(client, method)(path)
+
+    assert response.status_code == 405
+    assert response.json() == {"_status": {"messages": [{"message": "Method not allowed"}]}}
+    assert response["Allow"] == "GET, HEAD"
+
+
+def test_a_probe_answers_head(client):
+    assert client.head("/health/liveness").status_code == 200

@@ -1,12 +1,16 @@
 """The API edge under the production server: every answer under /api/ is JSON."""
 
 import os
+import re
 import signal
+import socket
 import time
 
 import psycopg
 import pytest
 from django.db import connection
+
+from apps.common.tests.production_server import Answer, free_port
 
 JSON_UTF8 = "application/json; charset=utf-8"
 NOT_FOUND = {"_status": {"messages": [{"message": "Not found"}]}}
@@ -177,3 +181,87 @@ def test_a_worker_that_dies_is_replaced(start_production_server):
 
     assert (answer.status, answer.json()) == (200, EMPTY_BLOCKS)
     assert server.worker_pids() != [worker]
+
+
+METHOD_NOT_ALLOWED = envelope("Method not allowed")
+
+
+@pytest.mark.parametrize(
+    ("path", "allow"),
+    [
+        ("/api/v1/blocks", "GET, HEAD, OPTIONS"),
+        ("/api/v1/contracts/call", "GET, HEAD, OPTIONS, POST"),
+        ("/api/v2/status.json", "GET, HEAD, OPTIONS"),
+        ("/api/v1/docs", "GET, HEAD, OPTIONS"),
+        ("/api/v1/hedera/0.0.7", "GET, HEAD"),
+        ("/", "GET, HEAD"),
+        ("/health/liveness", "GET, HEAD"),
+        ("/admin/", "GET, HEAD, POST"),
+    ],
+)
+def test_trace_is_405_envelope_everywhere(production_server, path, allow):
+    answer = production_server.request("TRACE", path, headers={"Cookie": "sessionid=secret"})
+
+    assert (answer.status, answer.json()) == (405, METHOD_NOT_ALLOWED)
+    assert answer.headers["content-type"] == JSON_UTF8
+    assert answer.headers["allow"] == allow
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE"])
+@pytest.mark.parametrize("path", ["/health/liveness", "/health/readiness", "/", "/metrics"])
+def test_site_routes_answer_other_methods_405_json_not_the_csrf_page(production_server, method, path):
+    answer = production_server.request(
+        method, path, headers={"Content-Type": "application/x-www-form-urlencoded"}, body=b"a=1"
+    )
+
+    assert (answer.status, answer.json()) == (405, METHOD_NOT_ALLOWED)
+    assert answer.headers["content-type"] == JSON_UTF8
+    assert answer.headers["allow"] == "GET, HEAD"
+
+
+def test_swagger_ui_cannot_be_framed_and_runs_no_inline_script(production_server):
+    page = production_server.get("/api/v1/docs")
+
+    assert page.status == 200
+    assert page.headers["x-frame-options"] == "DENY"
+    policy = page.headers["content-security-policy"].split("; ")
+    assert {"frame-ancestors 'none'", "script-src 'self'"} <= set(policy)
+    # What the page runs is its bundled assets and its start-up script, all served here.
+    for script in re.findall(r'<script src="([^"]+)"', page.body.decode()):
+        answer = production_server.get(script)
+        assert answer.status == 200, script
+        assert "javascript" in answer.headers["content-type"], script
+
+
+def stream_port_answer(port: int, request: bytes, within: float = 30) -> Answer:
+    """The stream port's answer to `request`, once a worker's stream server listens."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+                client.sendall(request)
+                received = b""
+                while chunk := client.recv(65536):
+                    received += chunk
+            break
+        except ConnectionRefusedError:
+            assert time.monotonic() < deadline, "the stream server did not listen"
+            time.sleep(0.2)
+    head, _, body = received.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return Answer(int(status_line.split()[1]), headers, body)
+
+
+def test_the_stream_port_answers_nosniff_and_refuses_trace(start_production_server):
+    stream_port = free_port()
+    start_production_server(MIRROR_STREAM_BIND=f"127.0.0.1:{stream_port}").get_when_served("/api/v1/blocks")
+
+    not_found = stream_port_answer(stream_port, b"GET /api/v1/blocks HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    trace = stream_port_answer(stream_port, b"TRACE /api/v1/blocks/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+
+    assert (not_found.status, not_found.json()) == (404, NOT_FOUND)
+    assert (trace.status, trace.json()) == (405, METHOD_NOT_ALLOWED)
+    for answer in (not_found, trace):
+        assert answer.headers["x-content-type-options"] == "nosniff"
+        assert answer.headers["content-type"] == JSON_UTF8

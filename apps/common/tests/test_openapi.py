@@ -54,11 +54,13 @@ def resolve(document: dict, node: dict) -> dict:
 def test_swagger_ui_is_served_from_our_static_files(client):
     page = client.get("/api/v1/docs")
     assert page.status_code == 200
-    html = page.content.decode()
-    assert "/api/v1/docs/openapi.yml" in html
-    scripts = re.findall(r'src="([^"]+)"', html)
-    assert scripts and all(src.startswith("/static/drf_spectacular_sidecar/") for src in scripts)
-    assert client.get(scripts[0]).status_code == 200
+    *assets, start_up = re.findall(r'src="([^"]+)"', page.content.decode())
+    assert assets and all(src.startswith("/static/drf_spectacular_sidecar/") for src in assets)
+    assert client.get(assets[0]).status_code == 200
+    # Its start-up script, served apart from the page (which runs no inline script), reads our document.
+    script = client.get(start_up)
+    assert (script.status_code, script["Content-Type"]) == (200, "application/javascript")
+    assert "/api/v1/docs/openapi.yml" in script.content.decode()
 
 
 def test_the_landing_page_links_the_docs(client):
@@ -379,3 +381,12 @@ def test_the_supply_documents_its_text_answer_and_q(document):
         "type": "string",
         "enum": ["circulating", "totalcoins"],
     }
+
+
+@pytest.mark.parametrize("path", ["/api/v1/docs", "/api/v1/docs/openapi.yml"])
+def test_the_docs_answer_another_method_with_the_envelope(client, path):
+    response = client.post(path)
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    assert response.json() == {"_status": {"messages": [{"message": "Not found"}]}}

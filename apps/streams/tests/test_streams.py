@@ -3,6 +3,7 @@ committed while clients listen."""
 
 import asyncio
 import json
+import socket
 
 import pytest
 from django.db import connection
@@ -245,3 +246,70 @@ def test_a_subscriber_reading_too_slowly_is_dropped_not_buffered():
         return len(subscriber.pending), subscriber.dropped, subscriber.wake.is_set()
 
     assert asyncio.run(scenario()) == (0, True, True)
+
+
+def raw_answer(port: int, request: bytes) -> tuple[str, dict[str, str], bytes]:
+    """(status line, lower-cased headers, body) of a request sent as bytes, for heads SseClient won't send."""
+    with socket.create_connection(("127.0.0.1", port), timeout=DUE) as sock:
+        sock.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer or len(answer.partition(b"\r\n\r\n")[2]) < content_length(answer):
+            if not (chunk := sock.recv(65536)):
+                break
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    return status_line, {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}, body
+
+
+def content_length(answer: bytes) -> int:
+    for line in answer.partition(b"\r\n\r\n")[0].lower().split(b"\r\n"):
+        if line.startswith(b"content-length:"):
+            return int(line.split(b":")[1])
+    return 0
+
+
+@pytest.mark.parametrize(
+    ("target", "method", "status"),
+    [
+        ("/api/v1/blocks/stream", "GET", 200),
+        ("/api/v1/blocks/stream?limit=5", "GET", 400),
+        ("/api/v1/blocks", "GET", 404),
+        ("/api/v1/blocks/stream", "OPTIONS", 204),
+        ("/api/v1/blocks/stream", "TRACE", 405),
+    ],
+)
+def test_every_answer_carries_the_security_headers(connect, stream_server, target, method, status):
+    if method == "GET":
+        client = connect(target)
+        headers = client.headers
+        assert client.status == status
+    else:
+        status_line, headers, _ = raw_answer(
+            stream_server.address[1], f"{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+        )
+        assert status_line.split()[1] == str(status)
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "same-origin"
+    assert headers["access-control-allow-origin"] == "*"
+
+
+def test_trace_is_405_in_the_envelope(stream_server):
+    status_line, headers, body = raw_answer(
+        stream_server.address[1], b"TRACE /api/v1/blocks/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: secret\r\n\r\n"
+    )
+
+    assert status_line == "HTTP/1.1 405 Method Not Allowed"
+    assert headers["allow"] == "GET, HEAD, OPTIONS"
+    assert json.loads(body) == {"_status": {"messages": [{"message": "Method not allowed"}]}}
+
+
+def test_a_head_over_16_kib_is_431_in_the_envelope(stream_server):
+    status_line, headers, body = raw_answer(
+        stream_server.address[1],
+        b"GET /api/v1/blocks/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: " + b"c" * 17_000 + b"\r\n\r\n",
+    )
+
+    assert status_line == "HTTP/1.1 431 Request Header Fields Too Large"
+    assert headers["content-type"] == "application/json; charset=utf-8"
+    assert json.loads(body) == {"_status": {"messages": [{"message": "Request header fields too large"}]}}

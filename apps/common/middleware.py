@@ -5,7 +5,7 @@ from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
-from django.core.exceptions import DisallowedHost
+from django.core.exceptions import BadRequest, DisallowedHost
 from django.core.handlers.exception import response_for_exception
 from django.http import HttpResponse
 from django.middleware.clickjacking import XFrameOptionsMiddleware
@@ -62,6 +62,9 @@ class MirrorApiMiddleware:
 
     - CORS: any origin; a preflight `OPTIONS` is answered before routing.
     - TRACE is 405, here and on every other path.
+    - Outside `/api/`, a NUL character in the path or the query is a 400: the admin hands
+      both to PostgreSQL (object ids, list filters), whose text refuses NUL; the API's
+      parameters refuse it as they are validated (`apps.common.filters`).
     - A URI longer than MAX_URI_LENGTH is a 414, headers larger than
       MAX_HEADERS_SIZE a 431.
     - HTTP Basic users from `MIRROR["USERS"]` get their own page-size maximum
@@ -84,6 +87,8 @@ class MirrorApiMiddleware:
         if not is_api_request(request):
             if request.method == REFUSED_METHOD:
                 return method_not_allowed(_allowed_methods(request.path_info))
+            if "\x00" in request.path_info or "%00" in request.META.get("QUERY_STRING", ""):
+                return error_response(BadRequest())
             return self.get_response(request)
         if request.method == "OPTIONS":
             response = _preflight_response(request)

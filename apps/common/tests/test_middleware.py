@@ -53,3 +53,17 @@ def test_the_admin_keeps_its_csrf_page(db):
 
     assert response.status_code == 403
     assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/admin/status/component/abc%00/change/",
+        "/admin/status/component/?status__exact=a%00",
+        "/admin/status/incident/?impact__exact=minor%00&status__exact=resolved",
+    ],
+)
+def test_a_nul_character_in_a_page_request_is_400_not_a_database_failure(admin_client, target):
+    response = admin_client.get(target)
+
+    assert (response.status_code, response.json()) == (400, {"_status": {"messages": [{"message": "Bad request"}]}})

@@ -206,7 +206,7 @@ def test_the_server_serves_the_api_as_its_role_and_the_admin_as_its_own(start_pr
 
     for target in ["/api/v1/blocks", "/api/v1/accounts", "/api/v2/summary.json", "/health/readiness"]:
         assert server.get_when_served(target).status == 200, target
-    assert backends() == {API_ROLE: 1}
+    assert API_ROLE in backends() and ADMIN_ROLE not in backends()
 
     browser = Browser(server.port)
     login_page = browser.request("GET", "/admin/login/")
@@ -217,7 +217,8 @@ def test_the_server_serves_the_api_as_its_role_and_the_admin_as_its_own(start_pr
     added = browser.request("POST", "/admin/status/incident/add/", incident_form(), browser.cookies["csrftoken"])
 
     assert added.status == 302, added.body
-    assert backends() == {API_ROLE: 1, ADMIN_ROLE: 1}
+    # One a thread of the worker that served an admin page.
+    assert backends()[ADMIN_ROLE] >= 1
     incidents = server.get("/api/v2/incidents.json").json()["incidents"]
     assert [incident["name"] for incident in incidents] == ["Elevated REST API latency"]
 

@@ -17,6 +17,7 @@ from eth_hash.auto import keccak
 
 from apps.contracts.evm.errors import TimedOut
 from apps.contracts.evm.mirror import MINIMUM_PAYER_BALANCE, WEIBARS_PER_TINYBAR, Account, MirrorReader
+from apps.contracts.evm.precompiles import time_bounded
 from apps.contracts.evm.system import SYSTEM_CONTRACTS, call_token
 
 _MISSING = object()
@@ -186,11 +187,11 @@ class MirrorAccountDB(AccountDatabaseAPI):
 
 class MirrorComputation(PragueComputation):
     """Prague with Hedera's system contracts and token addresses, a wall-time limit
-    checked between opcodes and an optional tracer (both hang off the state, so the
-    opcode table is wrapped once per class)."""
+    checked between opcodes and before each precompile, and an optional tracer (both hang
+    off the state, so the opcode table is wrapped once per class)."""
 
     opcodes = {}
-    _precompiles = {**PragueComputation.get_precompiles(), **SYSTEM_CONTRACTS}
+    _precompiles = {**time_bounded(PragueComputation.get_precompiles()), **SYSTEM_CONTRACTS}
 
     @classmethod
     def apply_computation(cls, state, message, transaction_context, parent_computation=None):
@@ -260,6 +261,11 @@ class MirrorState(PragueState):
             if time.monotonic() > self._deadline:
                 raise TimedOut(self._seconds)
         return self.tracer
+
+    def ensure_time_for(self, seconds: float) -> None:
+        """503 now when `seconds` more would run past the deadline."""
+        if time.monotonic() + seconds > self._deadline:
+            raise TimedOut(self._seconds)
 
     def get_ancestor_hash(self, block_number: int):
         if not 0 <= self.block_number - block_number - 1 < 256:

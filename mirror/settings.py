@@ -44,6 +44,10 @@ Everything a deployment changes comes from the environment:
 - MIRROR_DATABASE_ROLE, MIRROR_ADMIN_DATABASE_ROLE: the roles the API and the admin connect as
   on the embedded database; `mirror.wsgi` (the server) sets `mirror_api` and `mirror_admin`,
   which `migrate` creates (apps/common/roles.py). Unset: the owner, as management commands.
+- MIRROR_WEB3_EXECUTORS: processes that run contract calls and opcode traces under the
+  server, machine-wide (default half the cores, at least 1; 0 = in the workers); a call
+  finding none free answers 429 (apps/contracts/evm/pool.py). `scripts/run-server` starts
+  them and sets MIRROR_WEB3_EXECUTOR_DIR, their sockets' directory.
 """
 
 import json
@@ -360,14 +364,23 @@ MIRROR = {
 }
 
 # POST /contracts/call and opcode traces (apps/contracts/evm): the upstream web3 service's limits.
+WEB3_EXECUTORS = int(os.environ.get("MIRROR_WEB3_EXECUTORS", max(1, (os.cpu_count() or 1) // 2)))
+# Gas a second one executor runs (py-evm, plain opcodes): what the gas limit is sized to.
+WEB3_EXECUTOR_GAS_PER_SECOND = 3_000_000
 WEB3 = {
     "MAX_GAS_LIMIT": int(os.environ.get("MIRROR_WEB3_MAX_GAS_LIMIT", 15_000_000)),
     # Wall time one request may execute for (estimates included), then 503.
     "TIMEOUT_SECONDS": float(os.environ.get("MIRROR_WEB3_TIMEOUT_SECONDS", 10)),
     # Token buckets per process, as the upstream's per instance (0 = no limit).
     "REQUESTS_PER_SECOND": int(os.environ.get("MIRROR_WEB3_REQUESTS_PER_SECOND", 500)),
-    "GAS_PER_SECOND": int(os.environ.get("MIRROR_WEB3_GAS_PER_SECOND", 7_500_000_000)),
+    "GAS_PER_SECOND": int(
+        os.environ.get("MIRROR_WEB3_GAS_PER_SECOND", max(1, WEB3_EXECUTORS) * WEB3_EXECUTOR_GAS_PER_SECOND)
+    ),
     "OPCODE_REQUESTS_PER_SECOND": int(os.environ.get("MIRROR_WEB3_OPCODE_REQUESTS_PER_SECOND", 1)),
+    # The execution pool (apps/contracts/evm/pool.py); without its directory, jobs run in-process.
+    "EXECUTORS": WEB3_EXECUTORS,
+    "EXECUTOR_DIR": os.environ.get("MIRROR_WEB3_EXECUTOR_DIR", ""),
+    "CALL_THREADS": int(os.environ.get("MIRROR_WEB3_CALL_THREADS", 4)),
     "ESTIMATE_MAX_ITERATIONS": 20,
     "ESTIMATE_THRESHOLD_PERCENT": 10,
 }

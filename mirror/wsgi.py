@@ -17,7 +17,7 @@ from django.conf import settings  # noqa: E402  (needs the apps loaded)
 from apps.common import database_watch  # noqa: E402
 from apps.common.handlers import MirrorWSGIHandler  # noqa: E402
 
-application = MirrorWSGIHandler()
+handler = application = MirrorWSGIHandler()
 
 # A database that stops answering is noticed within a fraction of a second, and requests
 # answer 503 rather than wait on it (apps/common/database_watch.py).
@@ -28,6 +28,13 @@ if settings.WORKER_BOARD:
     from apps.common.balancing import balanced
 
     application = balanced(application, settings.WORKER_BOARD)
+
+if settings.WEB3["EXECUTOR_DIR"]:
+    # Under scripts/run-server with the execution pool: MIRROR_THREADS threads serve reads,
+    # MIRROR_WEB3_CALL_THREADS more the calls waiting on an executor (apps/contracts/evm/pool.py).
+    from apps.contracts.evm.pool import ExecutionLanes
+
+    application = ExecutionLanes(handler, application, reads=int(os.environ.get("MIRROR_THREADS", "1")))
 
 # What is loaded by now lives as long as the process: out of the collector's sight, a full
 # collection no longer walks it (a full pass over Django, DRF and the EVM's objects took tens

@@ -38,24 +38,24 @@ class ContractCallViewSet(AcyclicViewMixin, viewsets.ViewSet):
         "at `block`, changing nothing.",
     )
     def call(self, request):
-        from apps.contracts.evm import executor
+        from apps.contracts.evm import pool
         from apps.contracts.evm.request import parse_call_request
         from apps.contracts.evm.throttle import throttle
 
         call = parse_call_request(_json_body(request))
         limits = throttle()
-        limits.admit_call(call.gas)
-        gas_used = None
+        admitted, gas_used = False, None
+
+        def admit():
+            nonlocal admitted
+            limits.admit_call(call.gas)
+            admitted = True
+
         try:
-            if call.estimate:
-                gas_used = executor.estimate(call)
-                result = "0x" + gas_used.to_bytes(8, "big").hex()
-            else:
-                outcome = executor.call(call)
-                gas_used = outcome.gas_used
-                result = "0x" + outcome.output.hex()
+            result, gas_used = pool.execute("apps.contracts.evm.executor.answer", call, admit=admit)
         finally:
-            limits.restore_gas(call.gas, gas_used)
+            if admitted:
+                limits.restore_gas(call.gas, gas_used)
         return Response({"result": result})
 
     @extend_schema(exclude=True)
@@ -76,7 +76,7 @@ class OpcodesViewSet(AcyclicViewMixin, viewsets.ViewSet):
     error_statuses = {"opcodes": (406, 429)}
 
     def opcodes(self, request, transaction_id_or_hash):
-        from apps.contracts.evm.replay import trace
+        from apps.contracts.evm import pool
         from apps.contracts.evm.throttle import throttle
         from apps.contracts.evm.tracer import Tracer
 
@@ -91,8 +91,11 @@ class OpcodesViewSet(AcyclicViewMixin, viewsets.ViewSet):
             )
         except DetailedError as error:
             raise BadRequest(*(message["detail"] for message in error.messages)) from None
-        throttle().admit_opcodes()
-        return Response(trace(transaction_id_or_hash, tracer=tracer))
+        return Response(
+            pool.execute(
+                "apps.contracts.evm.replay.trace", transaction_id_or_hash, tracer=tracer, admit=throttle().admit_opcodes
+            )
+        )
 
 
 contract_call_view = ContractCallViewSet.as_view({"post": "call", "get": "contract"})

@@ -187,6 +187,15 @@ def call(request: CallRequest) -> Outcome:
     return outcome
 
 
+def answer(request: CallRequest) -> tuple[str, int]:
+    """The `result` a call or an estimate answers, and the gas it used."""
+    if request.estimate:
+        gas_used = estimate(request)
+        return "0x" + gas_used.to_bytes(8, "big").hex(), gas_used
+    outcome = call(request)
+    return "0x" + outcome.output.hex(), outcome.gas_used
+
+
 def estimate(request: CallRequest) -> int:
     """The upstream's estimate: the gas used at the request's gas, then a binary search
     between it and the request's gas for the least gas that succeeds."""

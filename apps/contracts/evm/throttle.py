@@ -15,11 +15,12 @@ GAS_PER_TOKEN = 10_000
 
 
 class TokenBucket:
-    """`rate` tokens a second, holding at most `rate` (a second's worth)."""
+    """`rate` tokens a second, holding at most `capacity` (default a second's worth)."""
 
-    def __init__(self, rate: int):
+    def __init__(self, rate: int, capacity: int | None = None):
         self.rate = rate
-        self._tokens = float(rate)
+        self.capacity = rate if capacity is None else capacity
+        self._tokens = float(self.capacity)
         self._updated = time.monotonic()
         self._lock = threading.Lock()
 
@@ -28,7 +29,7 @@ class TokenBucket:
             return True
         with self._lock:
             now = time.monotonic()
-            self._tokens = min(self.rate, self._tokens + (now - self._updated) * self.rate)
+            self._tokens = min(self.capacity, self._tokens + (now - self._updated) * self.rate)
             self._updated = now
             if self._tokens < tokens:
                 return False
@@ -39,14 +40,17 @@ class TokenBucket:
         if self.rate <= 0 or tokens <= 0:
             return
         with self._lock:
-            self._tokens = min(self.rate, self._tokens + tokens)
+            self._tokens = min(self.capacity, self._tokens + tokens)
 
 
 class Throttle:
     def __init__(self):
         web3 = settings.WEB3
         self.requests = TokenBucket(web3["REQUESTS_PER_SECOND"])
-        self.gas = TokenBucket(web3["GAS_PER_SECOND"] // GAS_PER_TOKEN)
+        gas_rate = web3["GAS_PER_SECOND"] // GAS_PER_TOKEN
+        # A second's worth may be less than one call may take (a call is charged its gas limit
+        # until it ran): the bucket holds a call at the cap beyond it.
+        self.gas = TokenBucket(gas_rate, gas_rate + web3["MAX_GAS_LIMIT"] // GAS_PER_TOKEN)
         self.opcodes = TokenBucket(web3["OPCODE_REQUESTS_PER_SECOND"])
 
     def admit_call(self, gas: int) -> None:

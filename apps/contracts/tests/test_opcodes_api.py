@@ -7,7 +7,7 @@ import orjson
 import pytest
 from django.test import Client
 
-from apps.common.fixtures import load_rows
+from apps.common.fixtures import empty_mirror_tables, load_rows
 from apps.contracts.evm import throttle
 from apps.contracts.tests.evm_ledger import (
     BLOCKS,
@@ -231,3 +231,15 @@ def test_opcode_requests_are_throttled(client, settings):
     response = get(client, SET_HASH)
     assert response.status_code == 429
     assert body_of(response)["_status"]["messages"][0]["detail"] == "Requests per second rate limit exceeded"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_server_traces_in_its_execution_pool(client, start_call_server):
+    # Transactional: the ledger above is committed, for the server to read.
+    try:
+        server = start_call_server()
+        answer = server.get(f"/api/v1/contracts/results/{SET_HASH}/opcodes?storage=true", {"Accept-Encoding": "gzip"})
+        assert answer.status == 200
+        assert orjson.loads(gzip.decompress(answer.body)) == trace_of(client, SET_HASH, "?storage=true")
+    finally:
+        empty_mirror_tables()

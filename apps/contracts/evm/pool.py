@@ -6,8 +6,8 @@ Under `scripts/run-server` a pool of `WEB3["EXECUTORS"]` executor processes runs
 instead (`python -m apps.contracts.evm`, started with the server, one machine-wide
 pool, at a lower CPU priority than the workers), and a worker hands each job over a Unix
 socket in `WEB3["EXECUTOR_DIR"]` and waits for the answer with the interpreter lock
-released, on a thread of its own (`ExecutionLanes`), while its other thread goes on
-serving reads.
+released, on one of the threads it keeps for calls (`ExecutionLanes`), while its read
+threads go on serving.
 
 - Admission: a job takes a free executor by an exclusive `flock` on its slot file (the
   kernel frees the slot of a worker that dies). One that finds none free within
@@ -71,7 +71,7 @@ class ExecutionLanes:
     """The WSGI application with the execution routes apart from the reads.
 
     The server runs `reads + WEB3["CALL_THREADS"]` threads per worker. Reads take turns at
-    `reads` of them (a semaphore), so they never run more threads at once than configured
+    `reads` of them (`Turns`), so they never run more threads at once than configured
     (more only took turns at the interpreter lock); calls waiting on their executor hold
     the others (`execute` admits at most CALL_THREADS), and no read waits behind them.
     Execution requests skip `reads_application` (the worker balancer: a worker waiting on a
@@ -96,7 +96,7 @@ class ExecutionLanes:
 class Turns:
     """A semaphore that hands a released turn to the longest waiter: a thread that just gave
     one up, and takes the interpreter lock first, cannot take it back ahead of the others
-    (with a plain semaphore it did, again and again, and reads waited hundreds of ms)."""
+    (with a plain semaphore it did, again and again, and some reads waited long)."""
 
     def __init__(self, turns: int):
         self._free = turns

@@ -106,8 +106,9 @@ class ProductionServer:
         self.log_path.unlink(missing_ok=True)
 
     def worker_pids(self) -> list[int]:
+        """granian's workers (its other child is the contract execution pool)."""
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text()
-        return [int(pid) for pid in children.split()]
+        return [int(pid) for pid in children.split() if b"granian" in _command_line(int(pid))]
 
     def request(
         self, method: str, target: str, headers: dict | None = None, body: bytes | None = None, timeout: float = 30
@@ -146,6 +147,13 @@ class ProductionServer:
         response = http.client.HTTPResponse(_Replay(b"".join(chunks)))
         response.begin()
         return _answer(response)
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except FileNotFoundError:
+        return b""
 
 
 def _answer(response: http.client.HTTPResponse) -> Answer:

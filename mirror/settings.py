@@ -14,6 +14,12 @@ Everything a deployment changes comes from the environment:
   has the process probe the database; a probe unanswered for PROBE_TIMEOUT makes it
   unresponsive, and requests needing it answer 503 at once until a probe, retried every
   PROBE_RETRY, is answered (apps/common/database_watch.py).
+- MIRROR_REQUEST_BODY_TIMEOUT (seconds, default 5): a request body not received whole
+  within it is answered 408, and the worker thread waiting on it is freed
+  (apps/common/request_body.py).
+- MIRROR_THREADS (default 1) and MIRROR_SIDE_THREADS (default 4): a server worker's threads
+  for reads, and for requests waiting on their body or a contract executor
+  (apps/common/lanes.py, scripts/run-server).
 - HTTPS deployments: MIRROR_SECURE_SSL_REDIRECT, MIRROR_SECURE_PROXY_SSL_HEADER
   (trust the proxy's X-Forwarded-Proto), MIRROR_SECURE_HSTS_SECONDS,
   MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
@@ -221,6 +227,13 @@ DATABASE_PROBE_AFTER = float(os.environ.get("MIRROR_DB_PROBE_AFTER", "0.05"))
 DATABASE_PROBE_TIMEOUT = float(os.environ.get("MIRROR_DB_PROBE_TIMEOUT", "0.25"))
 DATABASE_PROBE_RETRY = float(os.environ.get("MIRROR_DB_PROBE_RETRY", "0.2"))
 
+# Seconds a request's body may take to arrive whole, then 408 (apps/common/request_body.py).
+REQUEST_BODY_TIMEOUT = float(os.environ.get("MIRROR_REQUEST_BODY_TIMEOUT", "5"))
+# A server worker's threads (apps/common/lanes.py, scripts/run-server): MIRROR_THREADS for
+# reads, MIRROR_SIDE_THREADS more for requests waiting on their body or a contract executor.
+READ_THREADS = int(os.environ.get("MIRROR_THREADS", "1"))
+SIDE_THREADS = int(os.environ.get("MIRROR_SIDE_THREADS", "4"))
+
 
 def with_database_timeouts(options: dict) -> dict:
     """A database that stops answering must cost a request a 503, not a worker:
@@ -380,7 +393,6 @@ WEB3 = {
     # The execution pool (apps/contracts/evm/pool.py); without its directory, jobs run in-process.
     "EXECUTORS": WEB3_EXECUTORS,
     "EXECUTOR_DIR": os.environ.get("MIRROR_WEB3_EXECUTOR_DIR", ""),
-    "CALL_THREADS": int(os.environ.get("MIRROR_WEB3_CALL_THREADS", 4)),
     "ESTIMATE_MAX_ITERATIONS": 20,
     "ESTIMATE_THRESHOLD_PERCENT": 10,
 }

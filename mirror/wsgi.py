@@ -16,6 +16,8 @@ from django.conf import settings  # noqa: E402  (needs the apps loaded)
 
 from apps.common import database_watch  # noqa: E402
 from apps.common.handlers import MirrorWSGIHandler  # noqa: E402
+from apps.common.lanes import ThreadLanes  # noqa: E402
+from apps.common.request_body import bodies_read_in_time, expose_granian_protocol  # noqa: E402
 
 handler = application = MirrorWSGIHandler()
 
@@ -29,12 +31,13 @@ if settings.WORKER_BOARD:
 
     application = balanced(application, settings.WORKER_BOARD)
 
-if settings.WEB3["EXECUTOR_DIR"]:
-    # Under scripts/run-server with the execution pool: MIRROR_THREADS threads serve reads,
-    # MIRROR_WEB3_CALL_THREADS more the calls waiting on an executor (apps/contracts/evm/pool.py).
-    from apps.contracts.evm.pool import ExecutionLanes
+# Reads take turns at their threads; calls and bodies wait on side lanes (apps/common/lanes.py).
+application = ThreadLanes(handler, application, reads=settings.READ_THREADS)
 
-    application = ExecutionLanes(handler, application, reads=int(os.environ.get("MIRROR_THREADS", "1")))
+# A request's body is read whole, or answered 408 past MIRROR_REQUEST_BODY_TIMEOUT, before it
+# takes a thread's turn at anything else (apps/common/request_body.py).
+expose_granian_protocol()
+application = bodies_read_in_time(application)
 
 # What is loaded by now lives as long as the process: out of the collector's sight, a full
 # collection no longer walks it (a full pass over Django, DRF and the EVM's objects took tens

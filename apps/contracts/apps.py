@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class ContractsConfig(AppConfig):
     name = "apps.contracts"
     label = "contracts"
+
+    def ready(self):
+        from apps.common.lanes import side_route
+        from apps.contracts.evm.pool import CONTRACTS_PREFIX, EXECUTION_PATH
+
+        # A call waits on an executor, not the database: it takes a side lane, no read turn.
+        side_route(CONTRACTS_PREFIX, EXECUTION_PATH)

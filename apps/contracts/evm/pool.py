@@ -6,13 +6,13 @@ Under `scripts/run-server` a pool of `WEB3["EXECUTORS"]` executor processes runs
 instead (`python -m apps.contracts.evm`, started with the server, one machine-wide
 pool, at a lower CPU priority than the workers), and a worker hands each job over a Unix
 socket in `WEB3["EXECUTOR_DIR"]` and waits for the answer with the interpreter lock
-released, on one of the threads it keeps for calls (`ExecutionLanes`), while its read
-threads go on serving.
+released, on one of its side lanes (`apps.common.lanes`), while its read threads go on
+serving.
 
 - Admission: a job takes a free executor by an exclusive `flock` on its slot file (the
   kernel frees the slot of a worker that dies). One that finds none free within
   `ADMISSION_WAIT`, or refused by the rate limits, answers 429 then, instead of queueing;
-  one that finds no execution thread of its worker free answers 429 at once.
+  one that finds no side lane of its worker free answers 429 at once.
 - Time: an executor arms an alarm at the time limit plus `ALARM_GRACE`, which interrupts
   the pure-Python code the clock checks do not reach; it then answers 503 and exits, and
   the pool forks a fresh one. A worker waits at most the limit plus `ANSWER_GRACE`, then
@@ -32,9 +32,7 @@ import signal
 import socket
 import struct
 import sys
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from contextlib import suppress
 
@@ -42,6 +40,7 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from apps.common.api.exceptions import MirrorApiError
+from apps.common.lanes import side_lanes
 from apps.contracts.evm.errors import TimedOut, TooManyRequests, Web3Error
 
 logger = logging.getLogger(__name__)
@@ -60,72 +59,12 @@ RESPAWN_AFTER = 1.0
 EXECUTOR_NICENESS = 10
 _LENGTH = struct.Struct("!Q")
 _PEER_CREDENTIALS = struct.Struct("3i")
-_EXECUTION_PATH = re.compile(r"/api/v1/contracts/(call|results/[^/]+/opcodes|[^/]+/results/opcodes)/?")
-_CONTRACTS_PREFIX = "/api/v1/contracts/"
-
-
-# -- the server side: a worker's threads --
-
-
-class ExecutionLanes:
-    """The WSGI application with the execution routes apart from the reads.
-
-    The server runs `reads + WEB3["CALL_THREADS"]` threads per worker. Reads take turns at
-    `reads` of them (`Turns`), so they never run more threads at once than configured
-    (more only took turns at the interpreter lock); calls waiting on their executor hold
-    the others (`execute` admits at most CALL_THREADS), and no read waits behind them.
-    Execution requests skip `reads_application` (the worker balancer: a worker waiting on a
-    call is not busy)."""
-
-    def __init__(self, application: Callable, reads_application: Callable, reads: int):
-        self._application = application
-        self._reads_application = reads_application
-        self._read_turns = Turns(reads)
-
-    def __call__(self, environ: dict, start_response: Callable):
-        path = environ.get("PATH_INFO", "")
-        if path.startswith(_CONTRACTS_PREFIX) and _EXECUTION_PATH.fullmatch(path):
-            return self._application(environ, start_response)
-        self._read_turns.take()
-        try:
-            return self._reads_application(environ, start_response)
-        finally:
-            self._read_turns.give()
-
-
-class Turns:
-    """A semaphore that hands a released turn to the longest waiter: a thread that just gave
-    one up, and takes the interpreter lock first, cannot take it back ahead of the others
-    (with a plain semaphore it did, again and again, and some reads waited long)."""
-
-    def __init__(self, turns: int):
-        self._free = turns
-        self._waiters: deque[threading.Lock] = deque()
-        self._lock = threading.Lock()
-
-    def take(self) -> None:
-        with self._lock:
-            if self._free:
-                self._free -= 1
-                return
-            handed = threading.Lock()
-            handed.acquire()
-            self._waiters.append(handed)
-        handed.acquire()
-
-    def give(self) -> None:
-        with self._lock:
-            if self._waiters:
-                self._waiters.popleft().release()
-            else:
-                self._free += 1
+# The routes that execute, declared as waiting on the side (apps.contracts.apps).
+EXECUTION_PATH = re.compile(r"/api/v1/contracts/(call|results/[^/]+/opcodes|[^/]+/results/opcodes)/?")
+CONTRACTS_PREFIX = "/api/v1/contracts/"
 
 
 # -- the client side: a worker hands a job over --
-
-# The worker's threads for execution requests (`ExecutionLanes`): one job each.
-_lanes = threading.BoundedSemaphore(settings.WEB3["CALL_THREADS"])
-
 
 def execute(function: str, *args, admit: Callable[[], None], **kwargs):
     """The function at the dotted path `function` called with `args` and `kwargs`, on an
@@ -136,7 +75,7 @@ def execute(function: str, *args, admit: Callable[[], None], **kwargs):
     if not directory:
         admit()
         return import_string(function)(*args, **kwargs)
-    if not _lanes.acquire(blocking=False):
+    if not side_lanes.acquire(blocking=False):
         raise TooManyRequests(BUSY)
     try:
         give_up = time.monotonic() + ADMISSION_WAIT
@@ -156,7 +95,7 @@ def execute(function: str, *args, admit: Callable[[], None], **kwargs):
         finally:
             os.close(descriptor)
     finally:
-        _lanes.release()
+        side_lanes.release()
 
 
 def socket_path(directory: str, index: int) -> str:

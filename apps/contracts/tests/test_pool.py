@@ -12,6 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from apps.common.lanes import ThreadLanes
 from apps.contracts.evm import pool
 from apps.contracts.evm.errors import TimedOut, TooManyRequests
 
@@ -147,9 +148,9 @@ def test_a_job_waits_for_an_executor_that_is_starting(executor_dir):
 # -- a worker's threads --
 
 
-def test_execution_routes_skip_the_reads_turns():
+def test_execution_routes_wait_on_the_side_lanes():
     served = []
-    lanes = pool.ExecutionLanes(
+    lanes = ThreadLanes(
         lambda environ, start: served.append(("execution", environ["PATH_INFO"])),
         lambda environ, start: served.append(("read", environ["PATH_INFO"])),
         reads=1,
@@ -165,28 +166,6 @@ def test_execution_routes_skip_the_reads_turns():
     for path in paths:
         lanes({"PATH_INFO": path}, None)
     assert [kind for kind, _ in served] == ["execution"] * 3 + ["read"] * 3
-
-
-def test_reads_take_turns_at_their_threads():
-    inside, most = 0, 0
-    lock = threading.Lock()
-
-    def read(environ, start):
-        nonlocal inside, most
-        with lock:
-            inside += 1
-            most = max(most, inside)
-        time.sleep(0.02)
-        with lock:
-            inside -= 1
-
-    lanes = pool.ExecutionLanes(read, read, reads=1)
-    threads = [threading.Thread(target=lanes, args=({"PATH_INFO": "/api/v1/blocks"}, None)) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert most == 1
 
 
 # -- the server --

@@ -1,0 +1,267 @@
+"""Request bodies read whole, within a time limit, before the application sees them.
+
+granian calls the application as soon as a request's head is in; reading `wsgi.input` then
+waits for as long as the client takes to send the body, and nothing in the application can
+interrupt that read. So a client sending the head of a POST and one byte of its body held a
+worker thread for as long as it kept the socket open. And Django reads a body by its
+Content-Length: a chunked body read as empty.
+
+`bodies_read_in_time(application)` reads the body of each request that has one before
+calling `application`:
+
+- a body of at most `settings.DATA_UPLOAD_MAX_MEMORY_SIZE` bytes, received within
+  `settings.REQUEST_BODY_TIMEOUT` seconds, is handed over in memory (`wsgi.input` a
+  `BytesIO`, CONTENT_LENGTH its length, whatever its framing);
+- a body declared larger is not read: the route answers its 413 as before; a chunked one
+  turning out larger is cut at the limit plus one byte, which the route refuses alike;
+- a body not complete in time is answered 408 in the envelope, and the connection is
+  closed. The thread reading it can neither answer nor stop reading, so the process's
+  deadline thread answers, through the request's granian protocol
+  (`expose_granian_protocol`), then shuts the connection's socket down, which ends the read.
+  granian does not say which socket a request came on: the socket is the one of the
+  client's address whose delivered bytes grew by about the answer's size just then
+  (`_answered_connections`).
+
+A request waits for its body on a side lane (`apps.common.lanes`), never on a read's
+thread; one finding no side lane free is answered 503 at once, its body unread.
+
+Outside granian (the test client, a management command) a body is in memory already and
+is read as it is.
+"""
+
+import contextlib
+import heapq
+import io
+import itertools
+import os
+import socket
+import struct
+import threading
+import time
+
+import orjson
+from django.conf import settings
+
+from apps.common.lanes import side_lanes
+
+__all__ = ("GRANIAN_PROTOCOL", "bodies_read_in_time", "expose_granian_protocol")
+
+# The environ key of the request's granian protocol object (`expose_granian_protocol`).
+GRANIAN_PROTOCOL = "mirror.granian_protocol"
+_TIMEOUT_BODY = orjson.dumps({"_status": {"messages": [{"message": "Request timeout"}]}})
+_INCOMPLETE_BODY = orjson.dumps({"_status": {"messages": [{"message": "Bad request"}]}})
+_BUSY_BODY = orjson.dumps({"_status": {"messages": [{"message": "Service unavailable"}]}})
+_ENVELOPE_HEADERS = [
+    ("Content-Type", "application/json; charset=utf-8"),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Connection", "close"),
+]
+
+
+def expose_granian_protocol() -> None:
+    """Puts each request's granian protocol object in its environ (`GRANIAN_PROTOCOL`).
+
+    granian wraps the application in a runner it builds per worker process, after importing
+    the application; the runner alone holds the object through which an answer is sent.
+    This wraps that runner (granian 2.8's `_wsgi_call_wrap`, pinned in requirements.txt;
+    `test_request_body` fails if granian stops calling it)."""
+    try:
+        from granian.server import mp
+    except ImportError:
+        return
+    build_runner = mp._wsgi_call_wrap
+    if getattr(build_runner, "exposes_protocol", False):
+        return
+
+    def build_runner_exposing_protocol(*args, **kwargs):
+        runner = build_runner(*args, **kwargs)
+
+        def run(protocol, scope):
+            scope[GRANIAN_PROTOCOL] = protocol
+            return runner(protocol, scope)
+
+        return run
+
+    build_runner_exposing_protocol.exposes_protocol = True
+    mp._wsgi_call_wrap = build_runner_exposing_protocol
+
+
+class _BodyWait:
+    __slots__ = ("protocol", "client", "port", "ended", "timed_out")
+
+    def __init__(self, protocol, client: str, port: str):
+        self.protocol = protocol
+        self.client = client
+        self.port = port
+        self.ended = False
+        self.timed_out = False
+
+
+class _Deadlines:
+    """One thread per process answering 408 for the body waits past their deadline."""
+
+    def __init__(self):
+        self._condition = threading.Condition()
+        self._heap: list[tuple[float, int, _BodyWait]] = []
+        self._order = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def admit(self, environ: dict) -> _BodyWait | None:
+        if not side_lanes.acquire(blocking=False):
+            return None
+        with self._condition:
+            wait = _BodyWait(environ[GRANIAN_PROTOCOL], environ.get("REMOTE_ADDR", ""), environ.get("SERVER_PORT", ""))
+            heapq.heappush(self._heap, (time.monotonic() + settings.REQUEST_BODY_TIMEOUT, next(self._order), wait))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="request-body-deadlines", daemon=True)
+                self._thread.start()
+            self._condition.notify()
+            return wait
+
+    def end(self, wait: _BodyWait) -> bool:
+        """Marks the wait ended; False when its deadline had answered it already."""
+        with self._condition:
+            wait.ended = True
+            answered = wait.timed_out
+        side_lanes.release()
+        return not answered
+
+    def _run(self) -> None:
+        while True:
+            with self._condition:
+                while self._heap and self._heap[0][2].ended:
+                    heapq.heappop(self._heap)
+                if not self._heap:
+                    self._condition.wait()
+                    continue
+                deadline, _, wait = self._heap[0]
+                left = deadline - time.monotonic()
+                if left > 0:
+                    self._condition.wait(left)
+                    continue
+                heapq.heappop(self._heap)
+                wait.timed_out = True
+            _answer_and_close(wait)
+
+
+_deadlines = _Deadlines()
+
+# How long the socket of an answered connection is looked for, and how often.
+_LOOK_SECONDS = 0.5
+_LOOK_EVERY = 0.005
+# What granian adds to an answer's body: its status line and headers.
+_ANSWER_HEAD_BYTES = range(0, 512)
+# struct tcp_info (linux/tcp.h): tcpi_bytes_acked, the bytes the peer has received.
+_TCP_INFO_SIZE = 232
+_BYTES_ACKED = struct.Struct("=Q")
+_BYTES_ACKED_OFFSET = 120
+
+
+def _answer_and_close(wait: _BodyWait) -> None:
+    before = _client_connections(wait.client, wait.port)
+    try:
+        wait.protocol.response_bytes(408, _ENVELOPE_HEADERS, _TIMEOUT_BODY)
+        for connection in _answered_connections(before, len(_TIMEOUT_BODY)):
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+    finally:
+        for connection in before:
+            connection.close()
+
+
+def _client_connections(client: str, port: str) -> dict[socket.socket, int]:
+    """The process's connections from `client` to its `port` (duplicates of their
+    descriptors, valid whatever becomes of the originals), with the bytes each delivered."""
+    connections = {}
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if not os.readlink(f"/proc/self/fd/{name}").startswith("socket:"):
+                continue
+            connection = socket.socket(fileno=os.dup(int(name)))
+        except OSError:
+            continue
+        try:
+            if (
+                connection.type == socket.SOCK_STREAM
+                and connection.family in (socket.AF_INET, socket.AF_INET6)
+                and str(connection.getsockname()[1]) == port
+                and connection.getpeername()[0] == client
+            ):
+                connections[connection] = _bytes_delivered(connection)
+                continue
+        except OSError:
+            pass
+        connection.close()
+    return connections
+
+
+def _answered_connections(before: dict[socket.socket, int], body_bytes: int) -> list[socket.socket]:
+    """The connections of `before` that delivered an answer of a body of `body_bytes` since."""
+    deadline = time.monotonic() + _LOOK_SECONDS
+    while time.monotonic() < deadline:
+        time.sleep(_LOOK_EVERY)
+        answered = [
+            connection
+            for connection, delivered in before.items()
+            if _delivered_since(connection, delivered) - body_bytes in _ANSWER_HEAD_BYTES
+        ]
+        if answered:
+            return answered
+    return []
+
+
+def _delivered_since(connection: socket.socket, delivered: int) -> int:
+    try:
+        return _bytes_delivered(connection) - delivered
+    except OSError:
+        return -1
+
+
+def _bytes_delivered(connection: socket.socket) -> int:
+    info = connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, _TCP_INFO_SIZE)
+    return _BYTES_ACKED.unpack_from(info, _BYTES_ACKED_OFFSET)[0]
+
+
+def bodies_read_in_time(application):
+    def read_body_first(environ, start_response):
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        declared = environ.get("CONTENT_LENGTH")
+        if not chunked and (not declared or declared == "0"):
+            return application(environ, start_response)
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        size = limit + 1 if chunked else _length(declared)
+        if size is None or (not chunked and size > limit):
+            environ["wsgi.input"] = io.BytesIO()  # the route refuses it by its declared length
+            return application(environ, start_response)
+        protocol = environ.get(GRANIAN_PROTOCOL)
+        if protocol is None:
+            body = environ["wsgi.input"].read(size)
+        else:
+            wait = _deadlines.admit(environ)
+            if wait is None:
+                start_response("503 Service Unavailable", [*_ENVELOPE_HEADERS, ("Retry-After", "1")])
+                return [_BUSY_BODY]
+            try:
+                body = environ["wsgi.input"].read(size)
+            finally:
+                answered = not _deadlines.end(wait)
+            if answered:
+                # Answered 408 already; granian ignores a second answer.
+                start_response("408 Request Timeout", _ENVELOPE_HEADERS)
+                return [_TIMEOUT_BODY]
+        if not chunked and len(body) < size:
+            # The client closed the connection mid-body: nobody reads this answer.
+            start_response("400 Bad Request", _ENVELOPE_HEADERS)
+            return [_INCOMPLETE_BODY]
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        return application(environ, start_response)
+
+    return read_body_first
+
+
+def _length(declared: str) -> int | None:
+    try:
+        return int(declared)
+    except ValueError:
+        return None  # Django's reading of it stands

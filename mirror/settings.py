@@ -17,9 +17,9 @@ Everything a deployment changes comes from the environment:
 - MIRROR_REQUEST_BODY_TIMEOUT (seconds, default 5): a request body not received whole
   within it is answered 408, and the worker thread waiting on it is freed
   (apps/common/request_body.py).
-- MIRROR_THREADS (default 1) and MIRROR_SIDE_THREADS (default 4): a server worker's threads
-  for reads, and for requests waiting on their body or a contract executor
-  (apps/common/lanes.py, scripts/run-server).
+- MIRROR_THREADS (default 1) and MIRROR_SIDE_THREADS (default 1; 0: none, every wait on a
+  read's thread): a server worker's threads for reads, and for requests waiting on their
+  body or a contract executor (apps/common/lanes.py, scripts/run-server).
 - HTTPS deployments: MIRROR_SECURE_SSL_REDIRECT, MIRROR_SECURE_PROXY_SSL_HEADER
   (trust the proxy's X-Forwarded-Proto), MIRROR_SECURE_HSTS_SECONDS,
   MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
@@ -232,7 +232,7 @@ REQUEST_BODY_TIMEOUT = float(os.environ.get("MIRROR_REQUEST_BODY_TIMEOUT", "5"))
 # A server worker's threads (apps/common/lanes.py, scripts/run-server): MIRROR_THREADS for
 # reads, MIRROR_SIDE_THREADS more for requests waiting on their body or a contract executor.
 READ_THREADS = int(os.environ.get("MIRROR_THREADS", "1"))
-SIDE_THREADS = int(os.environ.get("MIRROR_SIDE_THREADS", "4"))
+SIDE_THREADS = int(os.environ.get("MIRROR_SIDE_THREADS", "1"))
 
 
 def with_database_timeouts(options: dict) -> dict:

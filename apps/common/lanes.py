@@ -8,8 +8,9 @@ else: the rest of their body (`apps.common.request_body`) or a contract executor
 - `ThreadLanes` keeps reads to their number of threads at once (`Turns`): more only took
   turns at the interpreter lock. The routes that wait on the side (declared by their app
   with `side_route`) take no read turn.
-- A side wait takes one of `side_lanes` without waiting; a request finding none free is
-  answered at once. So side waits never hold more threads than the side lanes, and the
+- A side wait takes one of `side_lanes` without waiting (`take_side_lane`; a side route's
+  request holds it from its body to its answer); a request finding none free is answered
+  at once, a side route's with its own "too busy". So side waits never hold more threads than the side lanes, and the
   reads always keep theirs (and granian, which sends the 408 of an unfinished body only
   while some thread is not reading one, always has such a thread).
 """
@@ -18,20 +19,67 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from re import Pattern
+from typing import NamedTuple
 
 from django.conf import settings
 
-__all__ = ("ThreadLanes", "Turns", "side_lanes", "side_route")
+__all__ = (
+    "SideRoute",
+    "ThreadLanes",
+    "Turns",
+    "give_side_lane",
+    "holds_side_lane",
+    "side_route",
+    "side_route_of",
+    "take_side_lane",
+)
 
-side_lanes = threading.BoundedSemaphore(settings.SIDE_THREADS)
-# (path prefix, pattern of the whole path): the prefix keeps the check to a string
-# comparison for every other request.
-_side_routes: list[tuple[str, Pattern]] = []
+# None with MIRROR_SIDE_THREADS=0: no side lanes, every wait on a read's thread as it comes.
+side_lanes = threading.BoundedSemaphore(settings.SIDE_THREADS) if settings.SIDE_THREADS else None
+_holder = threading.local()
 
 
-def side_route(prefix: str, path: Pattern) -> None:
-    """Declares the paths starting with `prefix` and matching `path` as waiting on the side."""
-    _side_routes.append((prefix, path))
+class SideRoute(NamedTuple):
+    # A string comparison keeps the check cheap for every other request.
+    prefix: str
+    path: Pattern
+    # The answer when no side lane is free: the route's own "too busy".
+    busy_status: str
+    busy_body: bytes
+
+
+_side_routes: list[SideRoute] = []
+
+
+def side_route(route: SideRoute) -> None:
+    """Declares the paths starting with `route.prefix` and matching `route.path` as waiting
+    on the side: they take a side lane, held for the whole request, and no read turn."""
+    _side_routes.append(route)
+
+
+def side_route_of(path: str) -> SideRoute | None:
+    for route in _side_routes:
+        if path.startswith(route.prefix) and route.path.fullmatch(path):
+            return route
+    return None
+
+
+def take_side_lane() -> bool:
+    """Takes a side lane for this thread, if one is free (`give_side_lane` gives it back)."""
+    if side_lanes is not None and not side_lanes.acquire(blocking=False):
+        return False
+    _holder.lane = True
+    return True
+
+
+def give_side_lane() -> None:
+    _holder.lane = False
+    if side_lanes is not None:
+        side_lanes.release()
+
+
+def holds_side_lane() -> bool:
+    return getattr(_holder, "lane", False)
 
 
 class ThreadLanes:
@@ -44,10 +92,8 @@ class ThreadLanes:
         self._read_turns = Turns(reads)
 
     def __call__(self, environ: dict, start_response: Callable):
-        path = environ.get("PATH_INFO", "")
-        for prefix, pattern in _side_routes:
-            if path.startswith(prefix) and pattern.fullmatch(path):
-                return self._application(environ, start_response)
+        if side_route_of(environ.get("PATH_INFO", "")) is not None:
+            return self._application(environ, start_response)
         self._read_turns.take()
         try:
             return self._reads_application(environ, start_response)

@@ -22,8 +22,9 @@ calling `application`:
   client's address whose delivered bytes grew by about the answer's size just then
   (`_answered_connections`).
 
-A request waits for its body on a side lane (`apps.common.lanes`), never on a read's
-thread; one finding no side lane free is answered 503 at once, its body unread.
+Under granian a request waits for its body on a side lane (`apps.common.lanes`), never on
+a read's turn; one finding no side lane free is answered at once, its body unread: 503, or
+a side route's own "too busy". A side route's request keeps its lane until it is answered.
 
 Outside granian (the test client, a management command) a body is in memory already and
 is read as it is.
@@ -42,7 +43,7 @@ import time
 import orjson
 from django.conf import settings
 
-from apps.common.lanes import side_lanes
+from apps.common.lanes import give_side_lane, holds_side_lane, side_route_of, take_side_lane
 
 __all__ = ("GRANIAN_PROTOCOL", "bodies_read_in_time", "expose_granian_protocol")
 
@@ -106,9 +107,7 @@ class _Deadlines:
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
 
-    def admit(self, environ: dict) -> _BodyWait | None:
-        if not side_lanes.acquire(blocking=False):
-            return None
+    def watch(self, environ: dict) -> _BodyWait:
         with self._condition:
             wait = _BodyWait(environ[GRANIAN_PROTOCOL], environ.get("REMOTE_ADDR", ""), environ.get("SERVER_PORT", ""))
             heapq.heappush(self._heap, (time.monotonic() + settings.REQUEST_BODY_TIMEOUT, next(self._order), wait))
@@ -122,9 +121,7 @@ class _Deadlines:
         """Marks the wait ended; False when its deadline had answered it already."""
         with self._condition:
             wait.ended = True
-            answered = wait.timed_out
-        side_lanes.release()
-        return not answered
+            return not wait.timed_out
 
     def _run(self) -> None:
         while True:
@@ -224,40 +221,59 @@ def _bytes_delivered(connection: socket.socket) -> int:
 
 def bodies_read_in_time(application):
     def read_body_first(environ, start_response):
+        side = side_route_of(environ.get("PATH_INFO", ""))
         chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
         declared = environ.get("CONTENT_LENGTH")
-        if not chunked and (not declared or declared == "0"):
+        has_body = chunked or (declared and declared != "0")
+        if not has_body and side is None:
             return application(environ, start_response)
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        size = limit + 1 if chunked else _length(declared)
-        if size is None or (not chunked and size > limit):
-            environ["wsgi.input"] = io.BytesIO()  # the route refuses it by its declared length
+        if GRANIAN_PROTOCOL in environ and not take_side_lane():
+            if side is not None:
+                start_response(side.busy_status, [*_ENVELOPE_HEADERS, ("Retry-After", "1")])
+                return [side.busy_body]
+            start_response("503 Service Unavailable", [*_ENVELOPE_HEADERS, ("Retry-After", "1")])
+            return [_BUSY_BODY]
+        lane_taken = holds_side_lane()
+        try:
+            if has_body and (refusal := _read_body(environ, chunked, declared)) is not None:
+                status, body = refusal
+                start_response(status, _ENVELOPE_HEADERS)
+                return [body]
+            if side is None and lane_taken:
+                give_side_lane()  # the body is in: the request now takes a read turn
+                lane_taken = False
             return application(environ, start_response)
-        protocol = environ.get(GRANIAN_PROTOCOL)
-        if protocol is None:
-            body = environ["wsgi.input"].read(size)
-        else:
-            wait = _deadlines.admit(environ)
-            if wait is None:
-                start_response("503 Service Unavailable", [*_ENVELOPE_HEADERS, ("Retry-After", "1")])
-                return [_BUSY_BODY]
-            try:
-                body = environ["wsgi.input"].read(size)
-            finally:
-                answered = not _deadlines.end(wait)
-            if answered:
-                # Answered 408 already; granian ignores a second answer.
-                start_response("408 Request Timeout", _ENVELOPE_HEADERS)
-                return [_TIMEOUT_BODY]
-        if not chunked and len(body) < size:
-            # The client closed the connection mid-body: nobody reads this answer.
-            start_response("400 Bad Request", _ENVELOPE_HEADERS)
-            return [_INCOMPLETE_BODY]
-        environ["wsgi.input"] = io.BytesIO(body)
-        environ["CONTENT_LENGTH"] = str(len(body))
-        return application(environ, start_response)
+        finally:
+            if lane_taken:
+                give_side_lane()
 
     return read_body_first
+
+
+def _read_body(environ: dict, chunked: bool, declared: str) -> tuple[str, bytes] | None:
+    """Reads the body into `environ`; the answer to give instead when it cannot."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    size = limit + 1 if chunked else _length(declared)
+    if size is None or (not chunked and size > limit):
+        environ["wsgi.input"] = io.BytesIO()  # the route refuses it by its declared length
+        return None
+    if GRANIAN_PROTOCOL not in environ:
+        body = environ["wsgi.input"].read(size)
+    else:
+        wait = _deadlines.watch(environ)
+        try:
+            body = environ["wsgi.input"].read(size)
+        finally:
+            answered = not _deadlines.end(wait)
+        if answered:
+            # Answered 408 already; granian ignores a second answer.
+            return "408 Request Timeout", _TIMEOUT_BODY
+    if not chunked and len(body) < size:
+        # The client closed the connection mid-body: nobody reads this answer.
+        return "400 Bad Request", _INCOMPLETE_BODY
+    environ["wsgi.input"] = io.BytesIO(body)
+    environ["CONTENT_LENGTH"] = str(len(body))
+    return None
 
 
 def _length(declared: str) -> int | None:

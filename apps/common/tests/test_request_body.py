@@ -108,7 +108,7 @@ def chunked(server, target: str, body: bytes, content_type: str):
 
 
 def test_slow_bodies_are_answered_408_and_hold_no_worker(start_production_server):
-    server = start_production_server(MIRROR_WORKERS="1", MIRROR_REQUEST_BODY_TIMEOUT="1")
+    server = start_production_server(MIRROR_WORKERS="1", MIRROR_REQUEST_BODY_TIMEOUT="1", MIRROR_SIDE_THREADS="2")
     server.get_when_served("/health/liveness")
     slow = [slow_body(server, CALL), slow_body(server, FEES)]
     time.sleep(0.2)
@@ -127,22 +127,27 @@ def test_slow_bodies_are_answered_408_and_hold_no_worker(start_production_server
 
 
 def test_bodies_wait_on_the_side_lanes_only(start_production_server, settings):
+    """A call finding every side lane taken is answered as the pool's busy call; another
+    route's body, 503."""
     server = start_production_server(MIRROR_WORKERS="1", MIRROR_REQUEST_BODY_TIMEOUT="2")
     server.get_when_served("/health/liveness")
     side_lanes = settings.SIDE_THREADS
     slow = [slow_body(server, FEES) for _ in range(side_lanes)]
     time.sleep(0.3)
 
-    one_more = slow_body(server, FEES)
-    refused = answer_on(one_more)
+    refused = answer_on(slow_body(server, FEES))
+    call_refused = answer_on(slow_body(server, CALL))
     started = time.monotonic()
     liveness = server.get("/health/liveness", timeout=5)
     waited = time.monotonic() - started
     timed_out = [answer_on(connection)[0] for connection in slow]
-    # The connections were closed (answer_on read to their end), and their threads are free again.
+    # The connections were closed (answer_on read to their end); their threads give their
+    # lanes back as their reads end.
+    time.sleep(0.3)
     after = [chunked(server, CALL, INVALID_BLOCK, "application/json")[0] for _ in range(side_lanes + 1)]
 
     assert refused[:2] == (503, BUSY_BODY) and refused[2] < 0.5
+    assert call_refused[0] == 429 and b"Too many concurrent contract executions" in call_refused[1]
     assert liveness.status == 200 and waited < 0.5
     assert timed_out == [408] * side_lanes
     assert after == [400] * (side_lanes + 1)

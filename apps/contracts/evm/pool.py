@@ -36,16 +36,19 @@ import time
 from collections.abc import Callable
 from contextlib import suppress
 
+import orjson
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-from apps.common.api.exceptions import MirrorApiError
-from apps.common.lanes import side_lanes
+from apps.common.api.exceptions import MirrorApiError, error_body
+from apps.common.lanes import give_side_lane, holds_side_lane, take_side_lane
 from apps.contracts.evm.errors import TimedOut, TooManyRequests, Web3Error
 
 logger = logging.getLogger(__name__)
 
 BUSY = "Too many concurrent contract executions"
+# The answer of a call that finds no side lane free, before its body is read (apps.common.lanes).
+BUSY_ANSWER = orjson.dumps(error_body(*TooManyRequests(BUSY).messages))
 # How long a job may wait for a free executor: a short call frees one within milliseconds,
 # a long one only after seconds, for which the client had better hear 429 now.
 ADMISSION_WAIT = 0.1
@@ -75,7 +78,9 @@ def execute(function: str, *args, admit: Callable[[], None], **kwargs):
     if not directory:
         admit()
         return import_string(function)(*args, **kwargs)
-    if not side_lanes.acquire(blocking=False):
+    # Under the server, the request took its side lane before its body was read (apps.common.lanes).
+    lane_taken_here = not holds_side_lane()
+    if lane_taken_here and not take_side_lane():
         raise TooManyRequests(BUSY)
     try:
         give_up = time.monotonic() + ADMISSION_WAIT
@@ -95,7 +100,8 @@ def execute(function: str, *args, admit: Callable[[], None], **kwargs):
         finally:
             os.close(descriptor)
     finally:
-        side_lanes.release()
+        if lane_taken_here:
+            give_side_lane()
 
 
 def socket_path(directory: str, index: int) -> str:

@@ -32,7 +32,7 @@ if settings.WORKER_BOARD:
     application = balanced(application, settings.WORKER_BOARD)
 
 # Reads take turns at their threads; calls and bodies wait on side lanes (apps/common/lanes.py).
-application = ThreadLanes(handler, application, reads=settings.READ_THREADS)
+application = ThreadLanes(handler, application, reads=settings.READ_THREADS, answer_at_once=handler.kept_answer)
 
 # A request's body is read whole, or answered 408 past MIRROR_REQUEST_BODY_TIMEOUT, before it
 # takes a thread's turn at anything else (apps/common/request_body.py).

@@ -88,10 +88,8 @@ class ApiMiddlewareSplit:
 
 class MirrorWSGIHandler(ApiMiddlewareSplit, WSGIHandler):
     def __call__(self, environ, start_response):
-        if (kept := list_cache.cached_answer(environ)) is not None:
-            status, headers, body = kept
-            start_response(status, headers)
-            return [body]
+        if (kept := self.kept_answer(environ, start_response)) is not None:
+            return kept
         response = super().__call__(environ, start_response)
         if not isinstance(response, HttpResponse):
             return response  # streamed
@@ -103,6 +101,15 @@ class MirrorWSGIHandler(ApiMiddlewareSplit, WSGIHandler):
         content = response.content
         response.close()
         return [content]
+
+    @staticmethod
+    def kept_answer(environ, start_response) -> list[bytes] | None:
+        """The list-route cache's answer, started, if it keeps one for this request."""
+        if (kept := list_cache.cached_answer(environ)) is None:
+            return None
+        status, headers, body = kept
+        start_response(status, headers)
+        return [body]
 
 
 def api_middleware() -> list[str]:

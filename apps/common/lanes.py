@@ -86,14 +86,21 @@ class ThreadLanes:
     """The WSGI application with the side routes apart from the reads' turns. Side requests
     skip `reads_application` (the worker balancer: a worker waiting on the side is not busy)."""
 
-    def __init__(self, application: Callable, reads_application: Callable, reads: int):
+    def __init__(
+        self, application: Callable, reads_application: Callable, reads: int, answer_at_once: Callable | None = None
+    ):
         self._application = application
         self._reads_application = reads_application
         self._read_turns = Turns(reads)
+        self._answer_at_once = answer_at_once
 
     def __call__(self, environ: dict, start_response: Callable):
         if side_route_of(environ.get("PATH_INFO", "")) is not None:
             return self._application(environ, start_response)
+        # An answer kept whole (the list-route cache) waits on nothing: it takes no turn, so a
+        # read landing on the side thread does not wait for one either.
+        if self._answer_at_once is not None and (answer := self._answer_at_once(environ, start_response)):
+            return answer
         self._read_turns.take()
         try:
             return self._reads_application(environ, start_response)

@@ -47,3 +47,19 @@ def test_a_released_turn_goes_to_the_longest_waiter():
     second.join()
 
     assert order == ["first", "second"]
+
+
+
+def test_an_answer_kept_whole_takes_no_turn():
+    served = []
+    lanes = ThreadLanes(
+        lambda environ, start: served.append("side"),
+        lambda environ, start: served.append("read"),
+        reads=1,
+        answer_at_once=lambda environ, start: [b"kept"] if environ["PATH_INFO"] == "/kept" else None,
+    )
+    lanes._read_turns.take()  # a read holds the only turn
+
+    answer = lanes({"PATH_INFO": "/kept"}, None)
+
+    assert answer == [b"kept"] and served == []

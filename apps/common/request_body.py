@@ -43,15 +43,16 @@ import time
 import orjson
 from django.conf import settings
 
+from apps.common.api.exceptions import error_body
 from apps.common.lanes import give_side_lane, holds_side_lane, side_route_of, take_side_lane
 
 __all__ = ("GRANIAN_PROTOCOL", "bodies_read_in_time", "expose_granian_protocol")
 
 # The environ key of the request's granian protocol object (`expose_granian_protocol`).
 GRANIAN_PROTOCOL = "mirror.granian_protocol"
-_TIMEOUT_BODY = orjson.dumps({"_status": {"messages": [{"message": "Request timeout"}]}})
-_INCOMPLETE_BODY = orjson.dumps({"_status": {"messages": [{"message": "Bad request"}]}})
-_BUSY_BODY = orjson.dumps({"_status": {"messages": [{"message": "Service unavailable"}]}})
+_TIMEOUT_BODY = orjson.dumps(error_body("Request timeout"))
+_INCOMPLETE_BODY = orjson.dumps(error_body("Bad request"))
+_BUSY_BODY = orjson.dumps(error_body("Service unavailable"))
 _ENVELOPE_HEADERS = [
     ("Content-Type", "application/json; charset=utf-8"),
     ("X-Content-Type-Options", "nosniff"),

@@ -17,7 +17,8 @@ from django.conf import settings  # noqa: E402  (needs the apps loaded)
 from apps.common import database_watch  # noqa: E402
 from apps.common.handlers import MirrorWSGIHandler  # noqa: E402
 from apps.common.lanes import ThreadLanes  # noqa: E402
-from apps.common.request_body import bodies_read_in_time, expose_granian_protocol  # noqa: E402
+from apps.common.granian_protocol import expose_granian_protocol  # noqa: E402
+from apps.common.request_body import bodies_read_in_time  # noqa: E402
 
 handler = application = MirrorWSGIHandler()
 

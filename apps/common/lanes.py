@@ -5,14 +5,18 @@ database, and MIRROR_SIDE_THREADS more, the side lanes, for requests that wait o
 else: the rest of their body (`apps.common.request_body`) or a contract executor's answer
 (`apps.contracts.evm.pool`).
 
-- `ThreadLanes` keeps reads to their number of threads at once (`Turns`): more only took
-  turns at the interpreter lock. The routes that wait on the side (declared by their app
-  with `side_route`) take no read turn.
+- `ThreadLanes` keeps reads to their number of threads at once: more only took turns at
+  the interpreter lock. A read arriving with every turn held is run by a thread holding
+  one. The routes that wait on the side (declared by their app with `side_route`) take no
+  read turn.
 - A side wait takes one of `side_lanes` without waiting (`take_side_lane`; a side route's
   request holds it from its body to its answer); a request finding none free is answered
-  at once, a side route's with its own "too busy". So side waits never hold more threads than the side lanes, and the
-  reads always keep theirs (and granian, which sends the 408 of an unfinished body only
-  while some thread is not reading one, always has such a thread).
+  at once, a side route's with its own "too busy". So side waits never hold more threads
+  than the side lanes, and the reads always keep theirs (and granian, which sends the 408
+  of an unfinished body only while some thread is not reading one, always has such a
+  thread).
+- While nothing waits on the side, the side threads stand by out of granian's sight
+  (`_SideLanes`), so that granian hands every request to the read threads.
 """
 
 import threading
@@ -23,10 +27,11 @@ from typing import NamedTuple
 
 from django.conf import settings
 
+from apps.common.granian_protocol import GRANIAN_PROTOCOL, send_answer
+
 __all__ = (
     "SideRoute",
     "ThreadLanes",
-    "Turns",
     "give_side_lane",
     "holds_side_lane",
     "side_route",
@@ -34,9 +39,58 @@ __all__ = (
     "take_side_lane",
 )
 
-# None with MIRROR_SIDE_THREADS=0: no side lanes, every wait on a read's thread as it comes.
-side_lanes = threading.BoundedSemaphore(settings.SIDE_THREADS) if settings.SIDE_THREADS else None
 _holder = threading.local()
+
+
+class _SideLanes:
+    """The side lanes of a worker, and the threads standing by for them.
+
+    granian hands a request to any of its idle threads, so a worker's side threads, idle
+    while nothing waits on the side, would be handed reads, taking turns at the interpreter
+    lock with the read threads. A thread given a read while every read turn is held hands
+    the read over (`ThreadLanes`) and stands by, out of granian's sight, for as long as the
+    side lanes need no thread: granian keeps handing requests to the read threads alone.
+    A side wait taking a lane sends one standing-by thread back to granian, which the
+    reads then have while the waiting thread is away."""
+
+    def __init__(self, lanes: int):
+        self._lanes = lanes
+        self._taken = 0
+        self._standing_by = 0
+        self._leaving = 0
+        self._condition = threading.Condition(threading.Lock())
+
+    def take(self) -> bool:
+        with self._condition:
+            if self._taken == self._lanes:
+                return False
+            self._taken += 1
+            # The threads away from granian, standing by or waiting on the side, stay within
+            # the side lanes: the read threads' number faces granian.
+            if self._standing_by - self._leaving > self._lanes - self._taken:
+                self._leaving += 1
+                self._condition.notify()
+            return True
+
+    def give(self) -> None:
+        with self._condition:
+            self._taken -= 1
+
+    def stand_by(self) -> None:
+        """Returns at once when the side lanes want no more threads standing by; otherwise
+        once a side wait wants this thread back at granian."""
+        with self._condition:
+            if self._standing_by >= self._lanes - self._taken:
+                return
+            self._standing_by += 1
+            while not self._leaving:
+                self._condition.wait()
+            self._leaving -= 1
+            self._standing_by -= 1
+
+
+# None with MIRROR_SIDE_THREADS=0: no side lanes, every wait on a read's thread as it comes.
+side_lanes = _SideLanes(settings.SIDE_THREADS) if settings.SIDE_THREADS else None
 
 
 class SideRoute(NamedTuple):
@@ -66,7 +120,7 @@ def side_route_of(path: str) -> SideRoute | None:
 
 def take_side_lane() -> bool:
     """Takes a side lane for this thread, if one is free (`give_side_lane` gives it back)."""
-    if side_lanes is not None and not side_lanes.acquire(blocking=False):
+    if side_lanes is not None and not side_lanes.take():
         return False
     _holder.lane = True
     return True
@@ -75,7 +129,7 @@ def take_side_lane() -> bool:
 def give_side_lane() -> None:
     _holder.lane = False
     if side_lanes is not None:
-        side_lanes.release()
+        side_lanes.give()
 
 
 def holds_side_lane() -> bool:
@@ -84,53 +138,107 @@ def holds_side_lane() -> bool:
 
 class ThreadLanes:
     """The WSGI application with the side routes apart from the reads' turns. Side requests
-    skip `reads_application` (the worker balancer: a worker waiting on the side is not busy)."""
+    skip `reads_application` (the worker balancer: a worker waiting on the side is not busy).
+
+    A read finding every turn held is handed to a thread holding one, which runs it after its
+    own and answers it through granian (`send_answer`); the thread it came on only waits
+    for that. Waiting for a turn instead, each read granian gave the side thread cost a
+    hand-over of the turn to a sleeping thread, which on busy cores sat idle until the
+    thread was scheduled; the holder is running already. Outside granian (no protocol
+    object) a handed read's own thread answers it, once it is run."""
 
     def __init__(
         self, application: Callable, reads_application: Callable, reads: int, answer_at_once: Callable | None = None
     ):
         self._application = application
         self._reads_application = reads_application
-        self._read_turns = Turns(reads)
         self._answer_at_once = answer_at_once
+        self._free_turns = reads
+        self._handed: deque[_HandedRead] = deque()
+        self._lock = threading.Lock()
 
     def __call__(self, environ: dict, start_response: Callable):
         if side_route_of(environ.get("PATH_INFO", "")) is not None:
             return self._application(environ, start_response)
-        # An answer kept whole (the list-route cache) waits on nothing: it takes no turn, so a
-        # read landing on the side thread does not wait for one either.
+        # An answer kept whole (the list-route cache) waits on nothing: it takes no turn.
         if self._answer_at_once is not None and (answer := self._answer_at_once(environ, start_response)):
             return answer
-        self._read_turns.take()
-        try:
-            return self._reads_application(environ, start_response)
-        finally:
-            self._read_turns.give()
-
-
-class Turns:
-    """A semaphore that hands a released turn to the longest waiter: a thread that just gave
-    one up, and takes the interpreter lock first, cannot take it back ahead of the others
-    (with a plain semaphore it did, again and again, and some reads waited long)."""
-
-    def __init__(self, turns: int):
-        self._free = turns
-        self._waiters: deque[threading.Lock] = deque()
-        self._lock = threading.Lock()
-
-    def take(self) -> None:
         with self._lock:
-            if self._free:
-                self._free -= 1
-                return
-            handed = threading.Lock()
-            handed.acquire()
-            self._waiters.append(handed)
-        handed.acquire()
-
-    def give(self) -> None:
-        with self._lock:
-            if self._waiters:
-                self._waiters.popleft().release()
+            if self._free_turns:
+                self._free_turns -= 1
+                handed = None
             else:
-                self._free += 1
+                handed = _HandedRead(environ)
+                self._handed.append(handed)
+        if handed is not None:
+            if side_lanes is not None and GRANIAN_PROTOCOL in environ:
+                side_lanes.stand_by()
+            return handed.answer(start_response)
+        try:
+            status, headers, body = own = self._run(environ)
+        except BaseException:
+            self._run_handed_reads(None)
+            raise
+        self._run_handed_reads((environ, own))
+        start_response(status, headers)
+        return [body]
+
+    def _run(self, environ: dict) -> tuple[str, list, bytes]:
+        started = []
+        result = self._reads_application(environ, lambda status, headers, exc_info=None: started.extend((status, headers)))
+        try:
+            body = result[0] if isinstance(result, list) and len(result) == 1 else b"".join(result)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        return started[0], started[1], body
+
+    def _run_handed_reads(self, own: tuple[dict, tuple] | None) -> None:
+        """Runs the reads handed to this thread's turn, then gives the turn back. The thread's
+        own answer is sent first, rather than held while the handed reads run."""
+        while True:
+            with self._lock:
+                if not self._handed:
+                    self._free_turns += 1
+                    return
+                handed = self._handed.popleft()
+            if own is not None:
+                environ, answer = own
+                if (protocol := environ.get(GRANIAN_PROTOCOL)) is not None:
+                    send_answer(protocol, *answer)
+                own = None
+            try:
+                handed.answered_with(self._run(handed.environ))
+            except BaseException as error:  # noqa: BLE001  (raised again on the read's own thread)
+                handed.failed_with(error)
+
+
+class _HandedRead:
+    __slots__ = ("environ", "_done", "_answer", "_error")
+
+    def __init__(self, environ: dict):
+        self.environ = environ
+        self._done = threading.Lock()
+        self._done.acquire()
+        self._answer = None
+        self._error = None
+
+    def answered_with(self, answer: tuple[str, list, bytes]) -> None:
+        if (protocol := self.environ.get(GRANIAN_PROTOCOL)) is not None:
+            send_answer(protocol, *answer)
+        self._answer = answer
+        self._done.release()
+
+    def failed_with(self, error: BaseException) -> None:
+        self._error = error
+        self._done.release()
+
+    def answer(self, start_response: Callable) -> list[bytes]:
+        """Waits until the read has run; its answer, for its own thread to return (under
+        granian, sent already: granian ignores a second answer)."""
+        self._done.acquire()
+        if self._error is not None:
+            raise self._error
+        status, headers, body = self._answer
+        start_response(status, headers)
+        return [body]

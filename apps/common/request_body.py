@@ -17,7 +17,7 @@ calling `application`:
 - a body not complete in time is answered 408 in the envelope, and the connection is
   closed. The thread reading it can neither answer nor stop reading, so the process's
   deadline thread answers, through the request's granian protocol
-  (`expose_granian_protocol`), then shuts the connection's socket down, which ends the read.
+  (`apps.common.granian_protocol`), then shuts the connection's socket down, which ends the read.
   granian does not say which socket a request came on: the socket is the one of the
   client's address whose delivered bytes grew by about the answer's size just then
   (`_answered_connections`).
@@ -44,12 +44,11 @@ import orjson
 from django.conf import settings
 
 from apps.common.api.exceptions import error_body
+from apps.common.granian_protocol import GRANIAN_PROTOCOL, send_answer
 from apps.common.lanes import give_side_lane, holds_side_lane, side_route_of, take_side_lane
 
-__all__ = ("GRANIAN_PROTOCOL", "bodies_read_in_time", "expose_granian_protocol")
+__all__ = ("bodies_read_in_time",)
 
-# The environ key of the request's granian protocol object (`expose_granian_protocol`).
-GRANIAN_PROTOCOL = "mirror.granian_protocol"
 _TIMEOUT_BODY = orjson.dumps(error_body("Request timeout"))
 _INCOMPLETE_BODY = orjson.dumps(error_body("Bad request"))
 _BUSY_BODY = orjson.dumps(error_body("Service unavailable"))
@@ -58,34 +57,6 @@ _ENVELOPE_HEADERS = [
     ("X-Content-Type-Options", "nosniff"),
     ("Connection", "close"),
 ]
-
-
-def expose_granian_protocol() -> None:
-    """Puts each request's granian protocol object in its environ (`GRANIAN_PROTOCOL`).
-
-    granian wraps the application in a runner it builds per worker process, after importing
-    the application; the runner alone holds the object through which an answer is sent.
-    This wraps that runner (granian 2.8's `_wsgi_call_wrap`, pinned in requirements.txt;
-    `test_request_body` fails if granian stops calling it)."""
-    try:
-        from granian.server import mp
-    except ImportError:
-        return
-    build_runner = mp._wsgi_call_wrap
-    if getattr(build_runner, "exposes_protocol", False):
-        return
-
-    def build_runner_exposing_protocol(*args, **kwargs):
-        runner = build_runner(*args, **kwargs)
-
-        def run(protocol, scope):
-            scope[GRANIAN_PROTOCOL] = protocol
-            return runner(protocol, scope)
-
-        return run
-
-    build_runner_exposing_protocol.exposes_protocol = True
-    mp._wsgi_call_wrap = build_runner_exposing_protocol
 
 
 class _BodyWait:
@@ -158,7 +129,7 @@ _BYTES_ACKED_OFFSET = 120
 def _answer_and_close(wait: _BodyWait) -> None:
     before = _client_connections(wait.client, wait.port)
     try:
-        wait.protocol.response_bytes(408, _ENVELOPE_HEADERS, _TIMEOUT_BODY)
+        send_answer(wait.protocol, "408 Request Timeout", _ENVELOPE_HEADERS, _TIMEOUT_BODY)
         for connection in _answered_connections(before, len(_TIMEOUT_BODY)):
             with contextlib.suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)

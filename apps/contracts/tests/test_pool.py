@@ -150,11 +150,16 @@ def test_a_job_waits_for_an_executor_that_is_starting(executor_dir):
 
 def test_execution_routes_wait_on_the_side_lanes():
     served = []
-    lanes = ThreadLanes(
-        lambda environ, start: served.append(("execution", environ["PATH_INFO"])),
-        lambda environ, start: served.append(("read", environ["PATH_INFO"])),
-        reads=1,
-    )
+
+    def serving(kind):
+        def application(environ, start_response):
+            served.append((kind, environ["PATH_INFO"]))
+            start_response("200 OK", [])
+            return [b""]
+
+        return application
+
+    lanes = ThreadLanes(serving("execution"), serving("read"), reads=1)
     paths = [
         "/api/v1/contracts/call",
         "/api/v1/contracts/results/0.0.2-1-2/opcodes",
@@ -164,7 +169,7 @@ def test_execution_routes_wait_on_the_side_lanes():
         "/api/v1/blocks",
     ]
     for path in paths:
-        lanes({"PATH_INFO": path}, None)
+        lanes({"PATH_INFO": path}, lambda status, headers: None)
     assert [kind for kind, _ in served] == ["execution"] * 3 + ["read"] * 3
 
 

@@ -14,7 +14,7 @@ django.setup(set_prefix=False)
 
 from django.conf import settings  # noqa: E402  (needs the apps loaded)
 
-from apps.common import database_watch  # noqa: E402
+from apps.common import database_watch, list_cache  # noqa: E402
 from apps.common.handlers import MirrorWSGIHandler  # noqa: E402
 from apps.common.lanes import ThreadLanes  # noqa: E402
 from apps.common.granian_protocol import expose_granian_protocol  # noqa: E402
@@ -33,7 +33,7 @@ if settings.WORKER_BOARD:
     application = balanced(application, settings.WORKER_BOARD)
 
 # Reads take turns at their threads; calls and bodies wait on side lanes (apps/common/lanes.py).
-application = ThreadLanes(handler, application, reads=settings.READ_THREADS, answer_at_once=handler.kept_answer)
+application = ThreadLanes(handler, application, reads=settings.READ_THREADS, answer_at_once=list_cache.cached_answer)
 
 # A request's body is read whole, or answered 408 past MIRROR_REQUEST_BODY_TIMEOUT, before it
 # takes a thread's turn at anything else (apps/common/request_body.py).

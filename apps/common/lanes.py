@@ -141,11 +141,14 @@ class ThreadLanes:
     skip `reads_application` (the worker balancer: a worker waiting on the side is not busy).
 
     A read finding every turn held is handed to a thread holding one, which runs it after its
-    own and answers it through granian (`send_answer`); the thread it came on only waits
-    for that. Waiting for a turn instead, each read granian gave the side thread cost a
-    hand-over of the turn to a sleeping thread, which on busy cores sat idle until the
-    thread was scheduled; the holder is running already. Outside granian (no protocol
-    object) a handed read's own thread answers it, once it is run."""
+    own and answers it through granian (`send_answer`). Waiting for a turn instead, each read
+    granian gave the side thread cost a hand-over of the turn to a sleeping thread, which on
+    busy cores sat idle until the thread was scheduled; the holder is running already.
+
+    A thread granian gave a read or a kept answer while the read threads' number were busy
+    already is one too many facing granian: once its request is answered, it stands by
+    (`_SideLanes.stand_by`). Outside granian (no protocol object) every thread answers its
+    own request, returning it."""
 
     def __init__(
         self, application: Callable, reads_application: Callable, reads: int, answer_at_once: Callable | None = None
@@ -153,16 +156,35 @@ class ThreadLanes:
         self._application = application
         self._reads_application = reads_application
         self._answer_at_once = answer_at_once
+        self._reads = reads
         self._free_turns = reads
+        self._inside = 0
         self._handed: deque[_HandedRead] = deque()
         self._lock = threading.Lock()
 
     def __call__(self, environ: dict, start_response: Callable):
         if side_route_of(environ.get("PATH_INFO", "")) is not None:
             return self._application(environ, start_response)
+        with self._lock:
+            self._inside += 1
+            surplus = self._inside > self._reads
+        try:
+            status, headers, body, sent = self._answer(environ)
+        finally:
+            with self._lock:
+                self._inside -= 1
+        if surplus and side_lanes is not None and (protocol := environ.get(GRANIAN_PROTOCOL)) is not None:
+            if not sent:
+                send_answer(protocol, status, headers, body)
+            side_lanes.stand_by()
+        start_response(status, headers)
+        return [body]
+
+    def _answer(self, environ: dict) -> tuple[str, list, bytes, bool]:
+        """The request's answer, and whether it was sent through granian already."""
         # An answer kept whole (the list-route cache) waits on nothing: it takes no turn.
-        if self._answer_at_once is not None and (answer := self._answer_at_once(environ, start_response)):
-            return answer
+        if self._answer_at_once is not None and (kept := self._answer_at_once(environ)) is not None:
+            return (*kept, False)
         with self._lock:
             if self._free_turns:
                 self._free_turns -= 1
@@ -171,17 +193,13 @@ class ThreadLanes:
                 handed = _HandedRead(environ)
                 self._handed.append(handed)
         if handed is not None:
-            if side_lanes is not None and GRANIAN_PROTOCOL in environ:
-                side_lanes.stand_by()
-            return handed.answer(start_response)
+            return (*handed.answer(), GRANIAN_PROTOCOL in environ)
         try:
-            status, headers, body = own = self._run(environ)
+            own = self._run(environ)
         except BaseException:
             self._run_handed_reads(None)
             raise
-        self._run_handed_reads((environ, own))
-        start_response(status, headers)
-        return [body]
+        return (*own, self._run_handed_reads((environ, own)))
 
     def _run(self, environ: dict) -> tuple[str, list, bytes]:
         started = []
@@ -193,20 +211,19 @@ class ThreadLanes:
                 result.close()
         return started[0], started[1], body
 
-    def _run_handed_reads(self, own: tuple[dict, tuple] | None) -> None:
+    def _run_handed_reads(self, own: tuple[dict, tuple] | None) -> bool:
         """Runs the reads handed to this thread's turn, then gives the turn back. The thread's
-        own answer is sent first, rather than held while the handed reads run."""
+        own answer is sent first, rather than held while the handed reads run; True if it was."""
+        sent = False
         while True:
             with self._lock:
                 if not self._handed:
                     self._free_turns += 1
-                    return
+                    return sent
                 handed = self._handed.popleft()
-            if own is not None:
-                environ, answer = own
-                if (protocol := environ.get(GRANIAN_PROTOCOL)) is not None:
-                    send_answer(protocol, *answer)
-                own = None
+            if own is not None and not sent and (protocol := own[0].get(GRANIAN_PROTOCOL)) is not None:
+                send_answer(protocol, *own[1])
+                sent = True
             try:
                 handed.answered_with(self._run(handed.environ))
             except BaseException as error:  # noqa: BLE001  (raised again on the read's own thread)
@@ -233,12 +250,9 @@ class _HandedRead:
         self._error = error
         self._done.release()
 
-    def answer(self, start_response: Callable) -> list[bytes]:
-        """Waits until the read has run; its answer, for its own thread to return (under
-        granian, sent already: granian ignores a second answer)."""
+    def answer(self) -> tuple[str, list, bytes]:
+        """Waits until the read has run; its answer (under granian, sent already)."""
         self._done.acquire()
         if self._error is not None:
             raise self._error
-        status, headers, body = self._answer
-        start_response(status, headers)
-        return [body]
+        return self._answer

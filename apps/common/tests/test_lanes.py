@@ -144,11 +144,11 @@ def test_an_answer_kept_whole_takes_no_turn():
         lambda environ, start: served.append("side"),
         lambda environ, start: served.append("read"),
         reads=1,
-        answer_at_once=lambda environ, start: [b"kept"] if environ["PATH_INFO"] == "/kept" else None,
+        answer_at_once=lambda environ: ("200 OK", [], b"kept") if environ["PATH_INFO"] == "/kept" else None,
     )
     lanes._free_turns = 0  # a read holds the only turn
 
-    answer = lanes({"PATH_INFO": "/kept"}, None)
+    answer = lanes({"PATH_INFO": "/kept"}, lambda status, headers: None)
 
     assert answer == [b"kept"] and served == []
 
@@ -198,6 +198,30 @@ def test_a_standing_by_thread_stands_by_only_under_granian(monkeypatch):
 
     assert not handed.is_alive()
     assert results == {"holder": [b"read"], "handed": [b"read"]}
+
+
+def test_a_thread_one_too_many_sends_its_kept_answer_and_stands_by(monkeypatch):
+    side = _SideLanes(1)
+    monkeypatch.setattr(lanes_module, "side_lanes", side)
+    lanes = ThreadLanes(
+        None,
+        app_answering(lambda environ: b"read", 0.1),
+        reads=1,
+        answer_at_once=lambda environ: ("200 OK", [], b"kept") if environ["PATH_INFO"] == "/kept" else None,
+    )
+    protocol = Protocol()
+    results = {}
+    reading = call_on_thread(lanes, environ_for(READ), "reading", results)
+    time.sleep(0.02)
+    kept = call_on_thread(lanes, environ_for("/kept", protocol), "kept", results)
+    reading.join()
+    time.sleep(0.05)
+
+    assert protocol.sent == [(200, b"kept", "kept")]
+    assert kept.is_alive()  # standing by, out of granian's sight
+    assert side.take()  # a side wait wants it back
+    kept.join(1)
+    assert not kept.is_alive() and results["kept"] == [b"kept"]
 
 
 # On the production server.

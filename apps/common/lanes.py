@@ -47,9 +47,10 @@ class _SideLanes:
 
     granian hands a request to any of its idle threads, so a worker's side threads, idle
     while nothing waits on the side, would be handed reads, taking turns at the interpreter
-    lock with the read threads. A thread given a read while every read turn is held hands
-    the read over (`ThreadLanes`) and stands by, out of granian's sight, for as long as the
-    side lanes need no thread: granian keeps handing requests to the read threads alone.
+    lock with the read threads. A thread granian gave a request while the read threads were
+    all busy answers it (a read through a turn's holder, `ThreadLanes`) and stands by, out of
+    granian's sight, for as long as the side lanes need no thread: granian keeps handing
+    requests to the read threads alone.
     A side wait taking a lane sends one standing-by thread back to granian, which the
     reads then have while the waiting thread is away."""
 
@@ -145,8 +146,8 @@ class ThreadLanes:
     granian gave the side thread cost a hand-over of the turn to a sleeping thread, which on
     busy cores sat idle until the thread was scheduled; the holder is running already.
 
-    A thread granian gave a read or a kept answer while the read threads' number were busy
-    already is one too many facing granian: once its request is answered, it stands by
+    A thread granian gave a read or a kept answer while every read thread was busy already
+    is one too many facing granian: once its request is answered, it stands by
     (`_SideLanes.stand_by`). Outside granian (no protocol object) every thread answers its
     own request, returning it."""
 

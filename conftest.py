@@ -3,7 +3,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import client as test_client
 
-from apps.common.conformance import MirrorClientHandler
+from apps.devtools.conformance import MirrorClientHandler
 from apps.status import snapshots
 
 pytest_plugins = ["apps.common.tests.production_server"]
@@ -22,7 +22,7 @@ def status_snapshot_per_request(settings):
 @pytest.fixture(autouse=True, scope="session")
 def server_request_path_in_test_clients():
     """Every test client serves a request as the server does: `/api/` requests take the API
-    middleware chain (apps/common/handlers.py)."""
+    middleware chain (apps/common/server/handlers.py)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(test_client, "ClientHandler", MirrorClientHandler)
         yield

@@ -18,6 +18,7 @@ The cluster keeps running after the commands that started it;
 `scripts/stop-db` (`python -m mirror.embedded_postgres stop`) stops it.
 """
 
+import json
 import os
 import pwd
 import signal
@@ -55,6 +56,7 @@ def embedded_database_url() -> str:
 
     data_dir = _data_dir()
     data_dir.mkdir(parents=True, exist_ok=True)
+    _repair_handle_list(data_dir)
     # Leave the cluster running when this process exits: the dev server's
     # reloader, management commands and test runs come and go, and a restart
     # per command would cost a second each time.
@@ -67,6 +69,19 @@ def embedded_database_url() -> str:
             connection.execute(f'create database "{DATABASE_NAME}"')
         _admit_only_the_owner(server.pgdata, connection)
     return server.get_uri(DATABASE_NAME)
+
+
+def _repair_handle_list(data_dir: Path) -> None:
+    """Empties the wheel's list of processes holding the cluster when a process died
+    writing it (a SIGTERM during its exit handler leaves the file truncated): every later
+    process would fail to parse it. With the cluster left running the list decides nothing."""
+    handles = data_dir / ".handle_pids.json"
+    try:
+        json.loads(handles.read_text())
+    except FileNotFoundError:
+        pass
+    except ValueError:
+        handles.write_text("[]")
 
 
 def _admit_only_the_owner(data_dir: Path, connection) -> None:

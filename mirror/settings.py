@@ -13,13 +13,13 @@ Everything a deployment changes comes from the environment:
   MIRROR_DB_PROBE_RETRY (0.2): under the server, a round trip unanswered for PROBE_AFTER
   has the process probe the database; a probe unanswered for PROBE_TIMEOUT makes it
   unresponsive, and requests needing it answer 503 at once until a probe, retried every
-  PROBE_RETRY, is answered (apps/common/database_watch.py).
+  PROBE_RETRY, is answered (apps/common/database/watch.py).
 - MIRROR_REQUEST_BODY_TIMEOUT (seconds, default 5): a request body not received whole
   within it is answered 408, and the worker thread waiting on it is freed
-  (apps/common/request_body.py).
+  (apps/common/server/request_body.py).
 - MIRROR_THREADS (default 1) and MIRROR_SIDE_THREADS (default 1; 0: none, every wait on a
   read's thread): a server worker's threads for reads, and for requests waiting on their
-  body or a contract executor (apps/common/lanes.py, scripts/run-server).
+  body or a contract executor (apps/common/server/lanes.py, scripts/run-server).
 - HTTPS deployments: MIRROR_SECURE_SSL_REDIRECT, MIRROR_SECURE_PROXY_SSL_HEADER
   (trust the proxy's X-Forwarded-Proto), MIRROR_SECURE_HSTS_SECONDS,
   MIRROR_SECURE_HSTS_INCLUDE_SUBDOMAINS, MIRROR_SECURE_HSTS_PRELOAD,
@@ -29,9 +29,9 @@ Everything a deployment changes comes from the environment:
   LRU `maxmemory-policy` (every entry has a time-to-live, so `volatile-lru` will do).
 - MIRROR_LIST_CACHE_MAX_BYTES: bytes of answers the local-memory list-route cache keeps
   in each process (default 64 MiB): the least recently used go first, and an answer over
-  an eighth of it is not kept (apps/common/bounded_cache.py).
+  an eighth of it is not kept (apps/common/server/bounded_cache.py).
 - MIRROR_LIST_CACHE_TTL: `results_key=seconds,...` overriding the time-to-live
-  of a route's list-route cache (0 = off); see apps/common/list_cache.py.
+  of a route's list-route cache (0 = off); see apps/common/server/list_cache.py.
 - MIRROR_STATUS_PAGE_NAME, MIRROR_STATUS_PAGE_URL: the status page `migrate` creates
   when there is none; MIRROR_STATUS_SNAPSHOT_MAX_AGE: seconds each process serves the
   status page it last read before reading it again.
@@ -45,11 +45,11 @@ Everything a deployment changes comes from the environment:
   line per request on stdout (apps/common/observability.py).
 - MIRROR_ADMIN_DATABASE_URL: the database as the role the admin site connects as, to read
   and write Django's own tables (users, sessions, login attempts, the status page); DATABASE_URL
-  is then the API's, which only reads (apps/common/roles.py). Unset: DATABASE_URL's role
+  is then the API's, which only reads (apps/common/database/roles.py). Unset: DATABASE_URL's role
   serves both, on one connection.
 - MIRROR_DATABASE_ROLE, MIRROR_ADMIN_DATABASE_ROLE: the roles the API and the admin connect as
   on the embedded database; `mirror.wsgi` (the server) sets `mirror_api` and `mirror_admin`,
-  which `migrate` creates (apps/common/roles.py). Unset: the owner, as management commands.
+  which `migrate` creates (apps/common/database/roles.py). Unset: the owner, as management commands.
 - MIRROR_WEB3_EXECUTORS: processes that run contract calls and opcode traces under the
   server, machine-wide (default half the cores, at least 1; 0 = in the workers); a call
   finding none free answers 429 (apps/contracts/evm/pool.py). `scripts/run-server` starts
@@ -130,34 +130,35 @@ INSTALLED_APPS = [
     "apps.tokens",
     "apps.topics",
     "apps.transactions",
+    "apps.devtools",
     "axes",
 ]
 
-# The Site* middleware are Django's, skipped on API requests (see apps.common.middleware.site_only).
+# The Site* middleware are Django's, skipped on API requests (see apps.common.server.middleware.site_only).
 MIDDLEWARE = [
     # First, so it times and counts every answer, even those of the middleware below.
     "apps.common.observability.ObservabilityMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Next: the admin's static files are answered before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "apps.common.middleware.MirrorApiMiddleware",
-    "apps.common.middleware.SiteSessionMiddleware",
-    "apps.common.middleware.SiteCommonMiddleware",
-    "apps.common.middleware.SiteCsrfViewMiddleware",
-    "apps.common.middleware.SiteAuthenticationMiddleware",
-    "apps.common.middleware.SiteMessageMiddleware",
-    "apps.common.middleware.SitePagePolicyMiddleware",
-    "apps.common.pages.DatabaseOutageMiddleware",
+    "apps.common.server.middleware.MirrorApiMiddleware",
+    "apps.common.server.middleware.SiteSessionMiddleware",
+    "apps.common.server.middleware.SiteCommonMiddleware",
+    "apps.common.server.middleware.SiteCsrfViewMiddleware",
+    "apps.common.server.middleware.SiteAuthenticationMiddleware",
+    "apps.common.server.middleware.SiteMessageMiddleware",
+    "apps.common.server.middleware.SitePagePolicyMiddleware",
+    "apps.common.server.pages.DatabaseOutageMiddleware",
     # Last, as django-axes requires.
     "axes.middleware.AxesMiddleware",
 ]
 
-# The chain an `/api/` request takes (apps/common/handlers.py): the middleware above that act
+# The chain an `/api/` request takes (apps/common/server/handlers.py): the middleware above that act
 # on API requests, in the same order; the others let them pass untouched.
 API_MIDDLEWARE = [
     "apps.common.observability.ObservabilityMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "apps.common.middleware.MirrorApiMiddleware",
+    "apps.common.server.middleware.MirrorApiMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
@@ -203,12 +204,12 @@ DATABASES = {
         DATABASE_URL or embedded_database_url(),
         conn_max_age=600,
         conn_health_checks=False,
-        engine="apps.common.postgresql",
+        engine="apps.common.database.postgresql",
     )
 }
 
 
-# The server's read-only role on the embedded database (apps/common/roles.py).
+# The server's read-only role on the embedded database (apps/common/database/roles.py).
 if (database_role := os.environ.get("MIRROR_DATABASE_ROLE")) and not DATABASE_URL:
     DATABASES["default"].update(USER=database_role, PASSWORD="")
 
@@ -216,20 +217,20 @@ DATABASE_CONNECT_TIMEOUT = int(os.environ.get("MIRROR_DB_CONNECT_TIMEOUT", "3"))
 DATABASE_STATEMENT_TIMEOUT = float(os.environ.get("MIRROR_DB_STATEMENT_TIMEOUT", "20"))
 # A server that stops answering altogether cancels nothing: past its statement
 # timeout and the time a cancellation takes to arrive, a connection gives up
-# waiting for an answer (apps/common/database.py).
+# waiting for an answer (apps/common/database/connections.py).
 DATABASE_ROUND_TRIP_TIMEOUT = (
     DATABASE_STATEMENT_TIMEOUT + DATABASE_CONNECT_TIMEOUT if DATABASE_STATEMENT_TIMEOUT else None
 )
 # A round trip unanswered this long has the server process's database watch probe the
 # database; a probe unanswered this long makes it unresponsive: requests answer 503 at once
-# until a probe, retried this often, is answered (apps/common/database_watch.py).
+# until a probe, retried this often, is answered (apps/common/database/watch.py).
 DATABASE_PROBE_AFTER = float(os.environ.get("MIRROR_DB_PROBE_AFTER", "0.05"))
 DATABASE_PROBE_TIMEOUT = float(os.environ.get("MIRROR_DB_PROBE_TIMEOUT", "0.25"))
 DATABASE_PROBE_RETRY = float(os.environ.get("MIRROR_DB_PROBE_RETRY", "0.2"))
 
-# Seconds a request's body may take to arrive whole, then 408 (apps/common/request_body.py).
+# Seconds a request's body may take to arrive whole, then 408 (apps/common/server/request_body.py).
 REQUEST_BODY_TIMEOUT = float(os.environ.get("MIRROR_REQUEST_BODY_TIMEOUT", "5"))
-# A server worker's threads (apps/common/lanes.py, scripts/run-server): MIRROR_THREADS for
+# A server worker's threads (apps/common/server/lanes.py, scripts/run-server): MIRROR_THREADS for
 # reads, MIRROR_SIDE_THREADS more for requests waiting on their body or a contract executor.
 READ_THREADS = int(os.environ.get("MIRROR_THREADS", "1"))
 SIDE_THREADS = int(os.environ.get("MIRROR_SIDE_THREADS", "1"))
@@ -250,7 +251,7 @@ DATABASES["default"]["OPTIONS"] = with_database_timeouts(
 )
 DATABASES["default"]["TEST"] = {"NAME": os.environ.get("MIRROR_TEST_DATABASE", "test_mirror")}
 
-# The admin's connection: Django's own tables, as a role of their own (apps/common/roles.py).
+# The admin's connection: Django's own tables, as a role of their own (apps/common/database/roles.py).
 DATABASES["admin"] = {**DATABASES["default"], "TEST": {"MIRROR": "default"}}
 if admin_database_url := os.environ.get("MIRROR_ADMIN_DATABASE_URL"):
     admin_database = dj_database_url.parse(admin_database_url)
@@ -262,7 +263,7 @@ elif (admin_database_role := os.environ.get("MIRROR_ADMIN_DATABASE_ROLE")) and n
     DATABASES["admin"].update(USER=admin_database_role, PASSWORD="")
 # As the API's role, the admin's connection would separate nothing: the API's serves both.
 DATABASE_ROUTERS = (
-    ["apps.common.roles.AdminRouter"]
+    ["apps.common.database.roles.AdminRouter"]
     if any(DATABASES["admin"][key] != DATABASES["default"][key] for key in ("NAME", "USER", "HOST", "PORT"))
     else []
 )
@@ -279,12 +280,12 @@ WHITENOISE_USE_FINDERS = True
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # The list-route cache (apps/common/list_cache.py).
+    # The list-route cache (apps/common/server/list_cache.py).
     "lists": (
         {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": os.environ["MIRROR_REDIS_URL"]}
         if os.environ.get("MIRROR_REDIS_URL")
         else {
-            "BACKEND": "apps.common.bounded_cache.ByteBoundedCache",
+            "BACKEND": "apps.common.server.bounded_cache.ByteBoundedCache",
             "LOCATION": "mirror-lists",
             "OPTIONS": (
                 {"MAX_BYTES": int(os.environ["MIRROR_LIST_CACHE_MAX_BYTES"])}
@@ -298,7 +299,7 @@ CACHES = {
 READINESS_MAX_BLOCK_AGE = float(os.environ.get("MIRROR_READINESS_MAX_BLOCK_AGE") or 0)
 METRICS_ENABLED = env_flag("MIRROR_METRICS")
 ACCESS_LOG_ENABLED = env_flag("MIRROR_ACCESS_LOG")
-# The file where the workers of one production server publish their load (apps/common/balancing.py);
+# The file where the workers of one production server publish their load (apps/common/server/balancing.py);
 # scripts/run-server sets it when it starts more than one worker.
 WORKER_BOARD = os.environ.get("MIRROR_WORKER_BOARD")
 
@@ -328,7 +329,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
     "EXCEPTION_HANDLER": "apps.common.api.exceptions.mirror_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "apps.common.openapi.MirrorAutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "apps.common.api.openapi.MirrorAutoSchema",
 }
 
 # Our OpenAPI document (`/api/v1/docs/openapi.yml`) and its Swagger UI, served without a CDN.
@@ -342,8 +343,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "PREPROCESSING_HOOKS": [
-        "apps.common.openapi.api_paths_without_optional_slash",
-        "apps.common.openapi.api_paths_named_as_the_reference",
+        "apps.common.api.openapi.api_paths_without_optional_slash",
+        "apps.common.api.openapi.api_paths_named_as_the_reference",
     ],
     # Enums stay inline, where our schemas declare them.
     "POSTPROCESSING_HOOKS": [],

@@ -4,9 +4,9 @@ from django.views.generic import RedirectView
 
 from apps.common.api.docs import OpenApiDocumentView, SwaggerUIView
 from apps.common.api.views import read_only, route_not_found
-from apps.common.health import liveness, readiness
 from apps.common.observability import metrics
-from apps.common.pages import landing
+from apps.common.server.health import liveness, readiness
+from apps.common.server.pages import landing
 
 urlpatterns = [
     path("", read_only(landing), name="landing"),

@@ -6,7 +6,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mirror.settings")
 # The server connects to the embedded database as the roles `migrate` creates for it: the
 # API's reads and writes nothing, the admin's writes only Django's own tables
-# (apps/common/roles.py); ignored with DATABASE_URL.
+# (apps/common/database/roles.py); ignored with DATABASE_URL.
 os.environ.setdefault("MIRROR_DATABASE_ROLE", "mirror_api")
 os.environ.setdefault("MIRROR_ADMIN_DATABASE_ROLE", "mirror_admin")
 
@@ -14,29 +14,30 @@ django.setup(set_prefix=False)
 
 from django.conf import settings  # noqa: E402  (needs the apps loaded)
 
-from apps.common import database_watch, list_cache  # noqa: E402
-from apps.common.handlers import MirrorWSGIHandler  # noqa: E402
-from apps.common.lanes import ThreadLanes  # noqa: E402
-from apps.common.granian_protocol import expose_granian_protocol  # noqa: E402
-from apps.common.request_body import bodies_read_in_time  # noqa: E402
+from apps.common.database import watch as database_watch  # noqa: E402
+from apps.common.server import list_cache  # noqa: E402
+from apps.common.server.granian_protocol import expose_granian_protocol  # noqa: E402
+from apps.common.server.handlers import MirrorWSGIHandler  # noqa: E402
+from apps.common.server.lanes import ThreadLanes  # noqa: E402
+from apps.common.server.request_body import bodies_read_in_time  # noqa: E402
 
 handler = application = MirrorWSGIHandler()
 
 # A database that stops answering is noticed within a fraction of a second, and requests
-# answer 503 rather than wait on it (apps/common/database_watch.py).
+# answer 503 rather than wait on it (apps/common/database/watch.py).
 database_watch.start()
 
 if settings.WORKER_BOARD:
-    # Only under scripts/run-server with several workers (apps/common/balancing.py).
-    from apps.common.balancing import balanced
+    # Only under scripts/run-server with several workers (apps/common/server/balancing.py).
+    from apps.common.server.balancing import balanced
 
     application = balanced(application, settings.WORKER_BOARD)
 
-# Reads take turns at their threads; calls and bodies wait on side lanes (apps/common/lanes.py).
+# Reads take turns at their threads; calls and bodies wait on side lanes (apps/common/server/lanes.py).
 application = ThreadLanes(handler, application, reads=settings.READ_THREADS, answer_at_once=list_cache.cached_answer)
 
 # A request's body is read whole, or answered 408 past MIRROR_REQUEST_BODY_TIMEOUT, before it
-# takes a thread's turn at anything else (apps/common/request_body.py).
+# takes a thread's turn at anything else (apps/common/server/request_body.py).
 expose_granian_protocol()
 application = bodies_read_in_time(application)
 

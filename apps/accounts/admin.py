@@ -8,11 +8,12 @@ balances and its latest transactions, read through the same selectors as the API
 from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
-from apps.accounts import selectors
 from apps.accounts.api.serializers import format_delegation_address, format_evm_address
 from apps.accounts.models import Entity
+from apps.accounts.selectors.accounts import account_get, account_transactions
+from apps.accounts.selectors.balances import BALANCE_ENTITY_TYPES
 from apps.common.admin import ReadOnlyModelAdmin
-from apps.common.codecs import (
+from apps.common.ledger.codecs import (
     decode_base32_alias,
     encode_alias,
     encode_key,
@@ -20,7 +21,6 @@ from apps.common.codecs import (
     format_timestamp,
     parse_entity_id,
 )
-from apps.common.filters import Comparison
 from apps.transactions import selectors as transaction_selectors
 from apps.transactions.api.serializers import format_transaction_id
 
@@ -32,7 +32,7 @@ class TypeFilter(admin.SimpleListFilter):
     parameter_name = "type"
 
     def lookups(self, request, model_admin):
-        return [(entity_type, entity_type.label) for entity_type in selectors.BALANCE_ENTITY_TYPES]
+        return [(entity_type, entity_type.label) for entity_type in BALANCE_ENTITY_TYPES]
 
     def queryset(self, request, queryset):
         return queryset.filter(type=self.value()) if self.value() else queryset
@@ -67,7 +67,7 @@ class AccountAdmin(ReadOnlyModelAdmin):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).filter(type__in=selectors.BALANCE_ENTITY_TYPES)
+        return super().get_queryset(request).filter(type__in=BALANCE_ENTITY_TYPES)
 
     def get_search_results(self, request, queryset, search_term):
         """An id, alias or EVM address selects its account; anything else nothing."""
@@ -128,7 +128,7 @@ class AccountAdmin(ReadOnlyModelAdmin):
 
     @admin.display(description="token balances")
     def token_balances(self, entity):
-        account = selectors.account_get(account_id=entity.id, now=0)
+        account = account_get(account_id=entity.id, now=0)
         tokens = account["tokens"] if account else ()
         rows = format_html_join(
             "", "<tr><td>{}</td><td>{}</td></tr>", ((format_entity_id(t["token_id"]), t["balance"]) for t in tokens)
@@ -137,11 +137,7 @@ class AccountAdmin(ReadOnlyModelAdmin):
 
     @admin.display(description="recent transactions")
     def recent_transactions(self, entity):
-        criteria = transaction_selectors.TransactionListFilter(
-            accounts=(Comparison("eq", entity.id),), limit=RECENT_TRANSACTIONS
-        )
-        timestamps = transaction_selectors.transaction_page_timestamps(criteria=criteria)
-        rows = transaction_selectors.transactions_at(timestamps=timestamps, order="desc")
+        rows = account_transactions(entity.id, limit=RECENT_TRANSACTIONS, order="desc")
         if not rows:
             return None
         body = format_html_join(

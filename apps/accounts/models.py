@@ -17,6 +17,10 @@ __all__ = [
     "HookType",
     "LiveHash",
     "StakingRewardTransfer",
+    "TokenAccount",
+    "TokenAccountHistory",
+    "TokenBalance",
+    "TokenBalanceOld",
 ]
 
 from django.contrib.postgres.fields import BigIntegerRangeField
@@ -284,3 +288,66 @@ class StakingRewardTransfer(models.Model):
     class Meta:
         managed = False
         db_table = "staking_reward_transfer"
+
+
+class TokenAccountColumns(models.Model):
+    """The columns of token_account and token_account_history."""
+
+    account_id = models.BigIntegerField()
+    associated = models.BooleanField()
+    automatic_association = models.BooleanField(null=True)
+    created_timestamp = models.BigIntegerField(null=True)
+    freeze_status = models.SmallIntegerField(null=True)
+    kyc_status = models.SmallIntegerField(null=True)
+    timestamp_range = BigIntegerRangeField()
+    token_id = models.BigIntegerField()
+    balance = models.BigIntegerField()
+    balance_timestamp = models.BigIntegerField(null=True)
+
+    class Meta:
+        abstract = True
+
+
+class TokenAccount(TokenAccountColumns):
+    pk = models.CompositePrimaryKey("account_id", "token_id")
+
+    class Meta:
+        managed = False
+        db_table = "token_account"
+
+
+class TokenAccountHistory(TokenAccountColumns):
+    # No primary key in the mirror schema; these columns identify a row.
+    pk = models.CompositePrimaryKey("account_id", "token_id", "timestamp_range")
+
+    class Meta:
+        managed = False
+        db_table = "token_account_history"
+
+
+class TokenBalanceColumns(models.Model):
+    """The columns of token_balance and token_balance_old."""
+
+    consensus_timestamp = models.BigIntegerField()
+    account_id = models.BigIntegerField()
+    balance = models.BigIntegerField()
+    token_id = models.BigIntegerField()
+
+    class Meta:
+        abstract = True
+
+
+class TokenBalance(TokenBalanceColumns):
+    pk = models.CompositePrimaryKey("account_id", "token_id", "consensus_timestamp")
+
+    class Meta:
+        managed = False
+        db_table = "token_balance"
+
+
+class TokenBalanceOld(TokenBalanceColumns):
+    pk = models.CompositePrimaryKey("consensus_timestamp", "account_id", "token_id")
+
+    class Meta:
+        managed = False
+        db_table = "token_balance_old"

@@ -16,7 +16,7 @@ from apps.common.admin import (
     parse_search_hex,
     parse_search_timestamp,
 )
-from apps.common.codecs import parse_positive_long
+from apps.common.ledger.codecs import parse_positive_long
 
 # Shorter prefixes would match a large share of a big table.
 MIN_HASH_PREFIX_DIGITS = 8

@@ -1,15 +1,13 @@
 import re
 
-from django.db.models import Subquery
-
-from apps.blocks.models import RecordFile
-from apps.common.codecs import MAX_LONG, parse_positive_long, parse_timestamp
-from apps.common.filters import RANGE_OPERATORS, OperatorFilter
-from apps.common.filtersets import ListFilterSet
+from apps.common.ledger.codecs import MAX_LONG, parse_positive_long, parse_timestamp
+from apps.common.query.comparisons import RANGE_OPERATORS
+from apps.common.query.filters import OperatorFilter
+from apps.common.query.filtersets import ListFilterSet
+from apps.common.query.pagination import Anchor
 
 __all__ = ("BlockFilterSet", "parse_block_number")
 
-_LOOKUPS = {"eq": "exact", "lt": "lt", "lte": "lte", "gt": "gt", "gte": "gte"}
 _HEX_DIGITS = re.compile(r"^0x([0-9A-Fa-f]+)")
 
 
@@ -35,7 +33,7 @@ class BlockFilterSet(ListFilterSet):
     timestamp = OperatorFilter(field_name="consensus_end", parser=parse_timestamp, merge_equals=False)
 
     default_order = "desc"
-    compiled_page = True
+    pagination = (Anchor("block.number", "index", parse=parse_block_number),)
 
     def order_by_fields(self) -> tuple[str, ...]:
         for name in self.params:
@@ -44,28 +42,3 @@ class BlockFilterSet(ListFilterSet):
             if name == "timestamp":
                 break
         return ("consensus_end",)
-
-    def filter_queryset(self, queryset):
-        return self._bound_ordered_column(super().filter_queryset(queryset))
-
-    def _bound_ordered_column(self, queryset):
-        """Restates bounds on the other column as bounds on the ordered one.
-
-        Block numbers and consensus timestamps rise together, so the first
-        block past a timestamp bound is also a bound on the number (and the
-        other way round). With it PostgreSQL range-scans the index of the
-        ordered column instead of filtering its way through the whole table.
-        """
-        ordered = self.order_by_fields()[0]
-        param, other = ("timestamp", "consensus_end") if ordered == "index" else ("block.number", "index")
-        for comparison in self.form.cleaned_data.get(param) or ():
-            operator, value = comparison.operator, comparison.value
-            if operator == "ne":
-                continue
-            nearest = RecordFile.objects.filter(**{f"{other}__{_LOOKUPS[operator]}": value})
-            if operator in ("lt", "lte"):
-                nearest, bound = nearest.order_by(f"-{other}"), "lte"
-            else:
-                nearest, bound = nearest.order_by(other), "gte" if operator != "eq" else "exact"
-            queryset = queryset.filter(**{f"{ordered}__{bound}": Subquery(nearest.values(ordered)[:1])})
-        return queryset

@@ -1,12 +1,14 @@
 import re
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery
 from django.db.models.functions import Coalesce, Collate, Length
 
 from apps.blocks.models import RecordFile
-from apps.common.api.exceptions import InvalidArgument
-from apps.common.codecs import parse_positive_long
-from apps.common.compiled import CompiledQuery
+from apps.common.errors import InvalidArgument
+from apps.common.ledger.codecs import parse_positive_long
+from apps.common.query.comparisons import OPERATORS
+from apps.common.query.compiled import CompiledQuery
+from apps.common.query.pages import CompiledPages, PageCriteria, narrow
 
 _BLOCK_HASH = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})$")
 
@@ -34,6 +36,41 @@ def block_queryset() -> QuerySet:
     return RecordFile.objects.annotate(block_size=Coalesce("size", Length("bytes"))).values(
         *_BLOCK_COLUMNS, "block_size"
     )
+
+
+def block_list(criteria: PageCriteria) -> list[dict]:
+    """A page of `/blocks`."""
+    return _BLOCK_PAGES.rows(criteria)
+
+
+def _block_page(criteria: PageCriteria) -> QuerySet:
+    return _bound_ordered_column(narrow(block_queryset(), criteria), criteria)
+
+
+def _bound_ordered_column(queryset: QuerySet, criteria: PageCriteria) -> QuerySet:
+    """Restates bounds on the other column as bounds on the ordered one.
+
+    Block numbers and consensus timestamps rise together, so the first block past a
+    timestamp bound is also a bound on the number (and the other way round). With it
+    PostgreSQL range-scans the index of the ordered column instead of filtering its way
+    through the whole table.
+    """
+    ordered = criteria.order_by[0]
+    param, other = ("timestamp", "consensus_end") if ordered == "index" else ("block.number", "index")
+    for comparison in criteria[param]:
+        operator, value = comparison.operator, comparison.value
+        if operator == "ne":
+            continue
+        nearest = RecordFile.objects.filter(**{f"{other}__{OPERATORS[operator].lookup}": value})
+        if operator in ("lt", "lte"):
+            nearest, bound = nearest.order_by(f"-{other}"), "lte"
+        else:
+            nearest, bound = nearest.order_by(other), "gte" if operator != "eq" else "exact"
+        queryset = queryset.filter(**{f"{ordered}__{bound}": Subquery(nearest.values(ordered)[:1])})
+    return queryset
+
+
+_BLOCK_PAGES = CompiledPages(_block_page)
 
 
 def block_get(*, hash_or_number: str) -> dict | None:

@@ -22,7 +22,7 @@ from django.core.paginator import Paginator
 from django.db import models
 from django.utils.functional import cached_property
 
-from apps.common.codecs import (
+from apps.common.ledger.codecs import (
     add_hex_prefix,
     format_entity_id,
     format_timestamp,
@@ -30,7 +30,7 @@ from apps.common.codecs import (
     parse_timestamp,
     to_hex,
 )
-from apps.common.hapi import result_name, transaction_type_name
+from apps.common.ledger.hapi import result_name, transaction_type_name
 
 __all__ = (
     "COUNT_CAP",

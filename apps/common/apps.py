@@ -8,13 +8,15 @@ class CommonConfig(AppConfig):
     def ready(self):
         from django.db.backends.signals import connection_created
         from django.db.models.signals import post_migrate
-
-        from apps.common import lookups  # noqa: F401  (registers the `ne` lookup)
         from psycopg.types.json import set_json_loads
 
-        from apps.common.database import give_up_on_silent_database, loads_json
+        from apps.common.database.connections import (
+            give_up_on_silent_database,
+            loads_json,
+        )
+        from apps.common.database.roles import grant_roles
         from apps.common.observability import time_database_queries
-        from apps.common.roles import grant_roles
+        from apps.common.query import lookups  # noqa: F401  (registers the `ne` lookup)
 
         _drop_per_request_work()
         set_json_loads(loads_json)
@@ -27,8 +29,7 @@ class CommonConfig(AppConfig):
 
 def _drop_per_request_work() -> None:
     """Django's request signal receivers that do nothing here, yet cost every request a walk
-    over every connection or cache, or a thread-local lookup (together ~6 % of a single-row
-    answer's instructions, measured):
+    over every connection or cache, or a thread-local lookup:
     - our caches (local memory, django-redis, which closes nothing unless
       DJANGO_REDIS_CLOSE_CONNECTION) hold no connection to close after a request;
     - without DEBUG no statement is logged for `reset_queries` to forget (a test capturing

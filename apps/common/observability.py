@@ -25,6 +25,7 @@ request.
 import json
 import logging
 import os
+import re
 import threading
 from functools import cache
 from time import monotonic, perf_counter
@@ -32,7 +33,6 @@ from time import monotonic, perf_counter
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
 from django.http import Http404, HttpResponse
-
 
 __all__ = ("ObservabilityMiddleware", "report_database_failure", "metrics", "observe", "time_database_queries")
 
@@ -85,7 +85,12 @@ def observe(method: str, route: str | None, status: int, seconds: float, size: i
 def metrics(request) -> HttpResponse:
     if not settings.METRICS_ENABLED:
         raise Http404
-    from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest
+    from prometheus_client import (
+        CONTENT_TYPE_LATEST,
+        REGISTRY,
+        CollectorRegistry,
+        generate_latest,
+    )
     from prometheus_client.multiprocess import MultiProcessCollector
 
     registry = REGISTRY
@@ -169,8 +174,6 @@ def _instruments() -> _Instruments:
 
 @cache
 def _route_template(route: str) -> str:
-    from apps.common.pages import readable_route  # pages counts database errors here
-
     return "/" + readable_route(route.replace("^", ""))
 
 
@@ -179,3 +182,21 @@ def _body_size(response) -> int | None:
         length = response.get("Content-Length")
         return int(length) if length else None
     return len(response.content)
+
+
+_NAMED_GROUP_START = re.compile(r"\(\?P<(\w+)>")
+
+
+def readable_route(route: str) -> str:
+    return _named_groups_as_placeholders(route).removesuffix("$").removesuffix("/?")
+
+
+def _named_groups_as_placeholders(route: str) -> str:
+    """Each `(?P<name>...)` as `{name}`, whatever groups it nests."""
+    while match := _NAMED_GROUP_START.search(route):
+        depth, end = 1, match.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(route[end], 0) if route[end - 1] != "\\" else 0
+            end += 1
+        route = f"{route[: match.start()]}{{{match[1]}}}{route[end:]}"
+    return route

@@ -14,9 +14,19 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
 from apps.common.admin import ReadOnlyModelAdmin
-from apps.common.codecs import format_entity_id, format_timestamp, parse_entity_id, to_hex
-from apps.contracts import selectors
-from apps.contracts.models import Contract, ContractLog, ContractResult, ContractTransactionHash
+from apps.common.ledger.codecs import (
+    format_entity_id,
+    format_timestamp,
+    parse_entity_id,
+    to_hex,
+)
+from apps.contracts.models import (
+    Contract,
+    ContractLog,
+    ContractResult,
+    ContractTransactionHash,
+)
+from apps.contracts.selectors.paths import contract_id_by_evm_address
 
 _TRANSACTION_HASH = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})$")
 ETHEREUM_HASH_BYTES = 32
@@ -27,7 +37,7 @@ def _contract_id(term: str) -> int | None:
     entity = parse_entity_id(term)
     if entity.evm_address is None:
         return entity.encoded
-    return selectors.contract_id_by_evm_address(bytes.fromhex(entity.evm_address))
+    return contract_id_by_evm_address(bytes.fromhex(entity.evm_address))
 
 
 def _search_by_hash_or_contract(queryset, term: str):

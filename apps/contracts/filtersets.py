@@ -1,33 +1,42 @@
-"""Query parameters of the contract routes."""
+"""Query parameters of the contract routes.
+
+A list route under a path reads the path where the upstream does, so that a request with a
+bad path and a bad query answers the same first error: `/contracts/{id}/state` before its
+query (the view's `scope()` reads the contract); logs, results and actions once the query's
+values are valid (the view's scope is the segment as written, which `criteria()` reads).
+"""
 
 import re
+from dataclasses import replace
 
-from apps.accounts.models import Entity
 from apps.blocks.filtersets import parse_block_number
-from apps.common.api.exceptions import InvalidArgument
-from apps.common.codecs import EvmAddressType, parse_entity_id, parse_positive_long, parse_timestamp
-from apps.common.filters import (
-    ALL_OPERATORS,
-    RANGE_OPERATORS,
-    Comparison,
+from apps.common.errors import InvalidArgument
+from apps.common.ledger.codecs import (
+    EvmAddressType,
+    format_entity_id,
+    format_timestamp,
+    parse_entity_id,
+    parse_positive_long,
+    parse_timestamp,
+)
+from apps.common.query.comparisons import ALL_OPERATORS, RANGE_OPERATORS, Comparison
+from apps.common.query.filters import (
     LastValueFilter,
     OperatorFilter,
     equals_only,
     parse_bool,
 )
-from apps.common.filtersets import ListFilterSet, QueryFilterSet
-from apps.contracts.models import ContractState
-from apps.contracts.selectors import (
-    ContractListFilter,
-    KeyBound,
-    LogCriteria,
-    StateListFilter,
+from apps.common.query.filtersets import ListFilterSet, QueryFilterSet
+from apps.common.query.pages import PageCriteria
+from apps.common.query.pagination import Anchor
+from apps.contracts.api.encoding import uint256
+from apps.contracts.selectors.logs import KeyBound, LogCriteria
+from apps.contracts.selectors.paths import (
     contract_id_by_evm_address,
+    contract_id_from_path,
     parse_contract_id,
 )
-
-__all__ = ("ContractDetailFilterSet", "ContractFilterSet", "StateFilterSet", "parse_contract_id_text", "parse_slot")
-
+from apps.transactions.api.views import parse_transaction_id
 
 # --- Contracts and their state (`/contracts`, `/contracts/{id}`, `/contracts/{id}/state`) ------
 
@@ -53,43 +62,41 @@ def parse_slot(text: str) -> int:
     return int(match.group(1), 16)
 
 
+def _parse_contract_anchor(text: str) -> int:
+    return parse_entity_id(text, allow_evm_address=False).encoded
+
+
 class ContractFilterSet(ListFilterSet):
     contract_id = OperatorFilter(param="contract.id", field_name="id", parser=parse_contract_id_text)
 
     default_order = "desc"
+    ordering_fields = ("id",)
+    pagination = (Anchor("contract.id", "id", format=format_entity_id, parse=_parse_contract_anchor),)
 
-    class Meta:
-        model = Entity
-        fields = ()
-
-    def list_filter(self) -> ContractListFilter:
-        """The validated query, for `selectors.contract_list`. An EVM address (no
-        `0x` here) is compared with `eq` only and resolved to the live entity
-        holding it; a value shaped like an id that encodes none is `contractid`."""
-        self.validate()
-        comparisons = self.form.cleaned_data.get("contract.id") or ()
+    def criteria(self, *, scope: tuple = ()) -> PageCriteria:
+        """The criteria with `contract.id` values read into encoded ids. An EVM address (no
+        `0x` here) is compared with `eq` only and read into the live entity holding it (None
+        when none does); a value shaped like an id that encodes none is `contractid`."""
+        criteria = super().criteria(scope=scope)
+        comparisons = criteria["contract.id"]
         if any(_ADDRESS_DIGITS.search(c.value) and c.operator != "eq" for c in comparisons):
             raise InvalidArgument.for_params("contract.id")
-        contracts = []
-        for comparison in comparisons:
-            try:
-                entity = parse_contract_id(comparison.value)
-            except ValueError:
-                raise InvalidArgument.for_params("contractid") from None
-            if entity.evm_address is None:
-                value = entity.encoded
-            else:
-                value = contract_id_by_evm_address(bytes.fromhex(entity.evm_address))
-            contracts.append(Comparison(comparison.operator, value))
-        return ContractListFilter(contracts=tuple(contracts), limit=self.limit_value, order=self.order_value)
+        contracts = tuple(Comparison(c.operator, _contract_id(c.value)) for c in comparisons)
+        return replace(criteria, comparisons={**criteria.comparisons, "contract.id": contracts})
+
+
+def _contract_id(text: str) -> int | None:
+    try:
+        entity = parse_contract_id(text)
+    except ValueError:
+        raise InvalidArgument.for_params("contractid") from None
+    if entity.evm_address is None:
+        return entity.encoded
+    return contract_id_by_evm_address(bytes.fromhex(entity.evm_address))
 
 
 class ContractDetailFilterSet(QueryFilterSet):
-    timestamp = OperatorFilter(field_name="timestamp_range", parser=parse_timestamp)
-
-    class Meta:
-        model = Entity
-        fields = ()
+    timestamp = OperatorFilter(parser=parse_timestamp)
 
     @property
     def timestamps(self) -> tuple[Comparison, ...]:
@@ -98,40 +105,22 @@ class ContractDetailFilterSet(QueryFilterSet):
 
 
 class StateFilterSet(ListFilterSet):
-    slot = OperatorFilter(field_name="slot", parser=parse_slot, operators=RANGE_OPERATORS)
-    # `ne` passes validation but is refused by the route, with its own message.
-    timestamp = OperatorFilter(field_name="modified_timestamp", parser=parse_timestamp)
+    """`/contracts/{id}/state`: the view's scope holds the contract's id (the upstream reads
+    the path before the query)."""
 
-    class Meta:
-        model = ContractState
-        fields = ()
+    slot = OperatorFilter(parser=parse_slot, operators=RANGE_OPERATORS)
+    # `ne` passes the value's validation but is refused by the route, with its own message.
+    timestamp = OperatorFilter(parser=parse_timestamp)
 
-    def list_filter(self, contract_id: int | None) -> StateListFilter:
-        """The validated query, for `selectors.state_list`."""
-        self.validate()
-        data = self.form.cleaned_data
-        timestamps = tuple(data.get("timestamp") or ())
-        if any(comparison.operator == "ne" for comparison in timestamps):
+    pagination = (Anchor("slot", "slot", format=uint256, parse=parse_slot),)
+
+    def validate(self) -> None:
+        super().validate()
+        if any(comparison.operator == "ne" for comparison in self.form.cleaned_data.get("timestamp") or ()):
             raise InvalidArgument(TIMESTAMP_NOT_EQUALS)
-        return StateListFilter(
-            contract_id=contract_id,
-            slots=tuple(data.get("slot") or ()),
-            timestamps=timestamps,
-            limit=self.limit_value,
-            order=self.order_value,
-        )
 
 
 # --- Logs (/contracts/{id}/results/logs, /contracts/results/logs) ---
-
-__all__ += (
-    "AllContractLogFilterSet",
-    "ContractLogFilterSet",
-    "KeyBound",
-    "LogCriteria",
-    "parse_log_index",
-    "parse_topic",
-)
 
 MAX_TOPIC_TIMESTAMP_RANGE_NS = 7 * 24 * 3600 * 1_000_000_000
 MAX_TOPIC_TIMESTAMP_RANGE_TEXT = "7d"
@@ -162,6 +151,8 @@ def parse_log_index(text: str) -> int:
 
 
 class ContractLogFilterSet(ListFilterSet):
+    """`/contracts/{id}/results/logs`; the scope is the path's contract, as written."""
+
     index = OperatorFilter(parser=parse_log_index, operators=ALL_OPERATORS)
     timestamp = OperatorFilter(parser=parse_timestamp, operators=ALL_OPERATORS)
     topic0 = OperatorFilter(parser=parse_topic, operators={"eq"})
@@ -191,8 +182,11 @@ class ContractLogFilterSet(ListFilterSet):
                     f"Cannot search topics without a valid timestamp range: {error.messages[0]}"
                 ) from None
 
-    def criteria(self) -> LogCriteria:
-        """The validated keyset bounds, topics, order and page size."""
+    def criteria(self, *, scope: tuple = ()) -> LogCriteria:
+        """The validated keyset bounds and topics, and the path's contract (read once the
+        query's values are valid, before the keyset's rules, as the upstream)."""
+        self.validate()
+        contract_ids = tuple(contract_id_from_path(segment) for segment in scope)
         self._check_topic_timestamps()
         timestamp, index = KeyBound("timestamp"), KeyBound("index")
         for comparison in self.timestamps():
@@ -205,10 +199,35 @@ class ContractLogFilterSet(ListFilterSet):
             values = [comparison.value for comparison in self.form.cleaned_data.get(name) or ()]
             if values:
                 topics[name] = list(dict.fromkeys(values))
-        return LogCriteria(timestamp, index, topics, self.order_value, self.limit_value)
+        page = super().criteria(scope=contract_ids)
+        return LogCriteria.of(page, timestamp=timestamp, index=index, topics=topics)
+
+    def pagination_anchors(self) -> tuple[Anchor, ...]:
+        """Past the last row on the keyset columns the query does not pin with an equality;
+        the timestamp stays inclusive, as more logs may share it."""
+        index_pinned = any(comparison.operator == "eq" for comparison in self.form.cleaned_data.get("index") or ())
+        anchors = []
+        if not self.timestamp_pinned():
+            anchors.append(
+                Anchor(
+                    "timestamp",
+                    "consensus_timestamp",
+                    format=format_timestamp,
+                    parse=parse_timestamp,
+                    inclusive=not index_pinned,
+                )
+            )
+        if not index_pinned:
+            anchors.append(Anchor("index", "index", parse=parse_log_index))
+        return tuple(anchors)
+
+    def timestamp_pinned(self) -> bool:
+        return any(comparison.operator == "eq" for comparison in self.timestamps())
 
 
 class AllContractLogFilterSet(ContractLogFilterSet):
+    """`/contracts/results/logs`, optionally of the one transaction `transaction.hash` names."""
+
     transaction_hash = OperatorFilter(param="transaction.hash", parser=parse_transaction_hash, operators={"eq"})
 
     def transaction_hash_value(self) -> bytes | None:
@@ -216,6 +235,14 @@ class AllContractLogFilterSet(ContractLogFilterSet):
         if len(comparisons) > 1:
             raise InvalidArgument("Only one transaction.hash filter is allowed")
         return comparisons[0].value if comparisons else None
+
+    def criteria(self, *, scope: tuple = ()) -> LogCriteria:
+        criteria = super().criteria(scope=scope)
+        return replace(criteria, transaction_hash=self.transaction_hash_value())
+
+    def timestamp_pinned(self) -> bool:
+        # The selector pins the timestamp of a transaction's page to the transaction's.
+        return super().timestamp_pinned() or bool(self.form.cleaned_data.get("transaction.hash"))
 
 
 def _check_closed_range(comparisons: list[Comparison]) -> None:
@@ -263,10 +290,11 @@ def _check_bounds(timestamp: KeyBound, index: KeyBound) -> None:
             raise InvalidArgument("timestamp must have lte or eq operator")
 
 
-# --- contract results (part B) ----------------------------------------------------------------
+# --- Contract results and actions -------------------------------------------------------------
 
 MAX_INT = (1 << 31) - 1
 _BLOCK_HASH = re.compile(r"^(?:0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})$")
+_ETHEREUM_HASH_HEX_DIGITS = 64
 
 
 def parse_sender(text: str) -> int | bytes:
@@ -296,8 +324,32 @@ def parse_nonce(text: str) -> int:
     return parse_transaction_index(text)
 
 
+def parse_transaction_path(text: str) -> bytes | tuple[int, int]:
+    """A `{transactionIdOrHash}` path segment: the 32 bytes of an Ethereum hash, or the
+    (encoded payer, valid start) of a transaction id; InvalidArgument otherwise."""
+    hex_digits = text.removeprefix("0x")
+    if len(hex_digits) == _ETHEREUM_HASH_HEX_DIGITS:
+        try:
+            return bytes.fromhex(hex_digits)
+        except ValueError:
+            pass
+    return parse_transaction_id(text)
+
+
+def hbar_of(params) -> bool:
+    """Whether amounts are in tinybars (`hbar`, default true); one `true` or `false`, in any case."""
+    values = params.get("hbar")
+    if not values:
+        return True
+    if len(values) > 1 or (values[0] or "").lower() not in ("true", "false"):
+        joined = ",".join(value or "" for value in values)
+        raise InvalidArgument(f"Invalid hbar parameter value: {joined}. Must be 'true' or 'false'")
+    return values[0].lower() == "true"
+
+
 class ContractResultFilterSet(ListFilterSet):
-    """`/contracts/{id}/results` and `/contracts/results`."""
+    """`/contracts/{id}/results`; the scope is the path's contract, as written, read into its
+    id once the query is valid."""
 
     sender = OperatorFilter(param="from", parser=parse_sender)
     block_hash = LastValueFilter(param="block.hash", parser=equals_only(parse_block_hash))
@@ -311,6 +363,7 @@ class ContractResultFilterSet(ListFilterSet):
     )
 
     default_order = "desc"
+    pagination = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)
 
     def validate(self) -> None:
         super().validate()
@@ -319,18 +372,23 @@ class ContractResultFilterSet(ListFilterSet):
             raise InvalidArgument(
                 "Invalid parameter usage: block.hash - cannot combine block.number and block.hash"
             )
-        if (
-            self.comparisons("transaction.index")
-            and not has_number
-            and self.value("block.hash") is None
-        ):
+        if self.form.cleaned_data.get("transaction.index") and not has_number and self.value("block.hash") is None:
             raise InvalidArgument(
                 "Invalid parameter usage: transaction.index - transaction.index requires block.number"
                 " or block.hash filter to be specified"
             )
 
-    def comparisons(self, name: str) -> list:
-        return self.form.cleaned_data.get(name) or []
+    def criteria(self, *, scope: tuple = ()) -> PageCriteria:
+        criteria = super().criteria(scope=scope)
+        return replace(criteria, scope=tuple(contract_id_from_path(segment) for segment in scope))
+
+
+class AllContractResultFilterSet(ContractResultFilterSet):
+    """`/contracts/results`, which also refuses an `hbar` given twice."""
+
+    def validate(self) -> None:
+        super().validate()
+        hbar_of(self.params)
 
 
 class ContractResultDetailFilterSet(QueryFilterSet):
@@ -348,10 +406,13 @@ class ContractResultByTransactionFilterSet(QueryFilterSet):
 
 
 class ContractActionFilterSet(ListFilterSet):
+    """`/contracts/results/{transactionIdOrHash}/actions`; the scope is the path's segment, as
+    written, read into the transaction it names once the query is valid."""
+
     index = OperatorFilter(parser=parse_transaction_index, operators=RANGE_OPERATORS)
 
-    def comparisons(self, name: str) -> list:
-        return self.form.cleaned_data.get(name) or []
+    pagination = (Anchor("index", "index"),)
 
-
-# --- end contract results ---------------------------------------------------------------------
+    def criteria(self, *, scope: tuple = ()) -> PageCriteria:
+        criteria = super().criteria(scope=scope)
+        return replace(criteria, scope=tuple(parse_transaction_path(segment) for segment in scope))

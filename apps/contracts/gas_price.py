@@ -13,9 +13,9 @@ from itertools import chain
 
 from django.conf import settings
 
-from apps.common.codecs import encode_entity_id
-from apps.common.protobuf import protobuf_fields
-from apps.contracts.selectors import file_versions
+from apps.common.ledger.codecs import encode_entity_id
+from apps.common.ledger.protobuf import protobuf_fields
+from apps.contracts.selectors.files import file_versions
 
 FEE_SCHEDULE_FILE_NUM = 111
 EXCHANGE_RATE_FILE_NUM = 112

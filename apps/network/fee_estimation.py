@@ -24,7 +24,8 @@ from hiero_sdk_python.hapi.services import (
     transaction_pb2,
 )
 
-from apps.common.api.exceptions import DetailedError
+from apps.common.errors import DetailedError
+from apps.common.ledger.codecs import MAX_LONG, MIN_LONG
 from apps.network.fee_schedule import SimpleFeeSchedule, to_int32, to_int64
 
 __all__ = (
@@ -38,8 +39,6 @@ __all__ = (
 Extra = fee_schedule_pb2.Extra
 Functionality = basic_types_pb2.HederaFunctionality
 
-MAX_LONG = (1 << 63) - 1
-MIN_LONG = -(1 << 63)
 SCALE = 1000
 MAX_UTILIZATION = 10_000
 MAX_GAS_PER_TRANSACTION = 15_000_000

@@ -1,5 +1,5 @@
-"""Query reading of the GET network routes, which the upstream serves from its Java service
-(`apps.common.java` rules: names case-sensitive, unknown parameters ignored).
+"""Query parameters of the network routes, which the upstream serves from its Java service:
+FilterSets of the strict dialect (`apps.common.query.strict`).
 
 `timestamp` (exchangerate, fees, supply) is one or two `[op:]seconds[.nanos]` values; as
 the upstream, `eq` bounds from above (the file in force at that instant) and the digits
@@ -9,18 +9,48 @@ its query to a request object: a value that does not bind answers
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from apps.common.api.exceptions import InvalidArgument
-from apps.common.codecs import MAX_LONG
-from apps.common.java import JavaQuery, bad_request, conversion_error, parse_java_entity_id, validate_range_count
-from apps.network.selectors import NodeCriteria
+from apps.common.errors import InvalidArgument
+from apps.common.ledger.codecs import MAX_LONG
+from apps.common.query.comparisons import (
+    LOWER_OPERATORS,
+    RANGE_OPERATORS,
+    UPPER_OPERATORS,
+    Comparison,
+)
+from apps.common.query.filters import parse_order
+from apps.common.query.filtersets import ListFilterSet, QueryFilterSet
+from apps.common.query.pagination import Anchor
+from apps.common.query.strict import (
+    STRICT,
+    RangeFilter,
+    ValueFilter,
+    bad_request,
+    parse_comparison,
+    parse_java_entity_id,
+)
 
-__all__ = ("TimestampBound", "node_criteria", "supply_type", "timestamp_bound", "timestamp_comparisons")
+__all__ = (
+    "FEE_ESTIMATE_MODES",
+    "MAX_HIGH_VOLUME_THROTTLE",
+    "NODES_LIMIT_DEFAULT",
+    "NODES_LIMIT_MAX",
+    "SUPPLY_TYPES",
+    "FeeEstimateFilterSet",
+    "FeesFilterSet",
+    "NodeFilterSet",
+    "SupplyFilterSet",
+    "TimestampBound",
+    "TimestampFilterSet",
+)
 
-_TIMESTAMP = re.compile(r"^(?:(eq|gt|gte|lt|lte|ne):)?(\d{1,17})(?:\.(\d{1,9}))?$", re.IGNORECASE)
+_OPERATOR = re.compile(r"^(?:(eq|gt|gte|lt|lte|ne):)?", re.IGNORECASE)
+_SECONDS_NANOS = re.compile(r"^(\d{1,17})(?:\.(\d{1,9}))?$")
 _NUMBER = re.compile(r"^\d{1,19}$")
 _INT = re.compile(r"^[+-]?\d{1,10}$")
+_JAVA_INT = re.compile(r"[+-]?[0-9]+")
+_JAVA_HEX_INT = re.compile(r"([+-]?)(?:0[xX]|#)([0-9a-fA-F]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,122 +61,193 @@ class TimestampBound:
     upper: int | None = None
 
 
-def timestamp_comparisons(query: JavaQuery) -> list[tuple[str, int]]:
-    """Each `timestamp` value converted, `eq` as `lte`; blank values bound nothing."""
-    return [_timestamp_comparison(value) for value in query.values("timestamp") if value.strip()]
+def parse_nanos(text: str) -> int:
+    """`seconds[.nanos]`, the digits after the dot being the nanoseconds as written."""
+    match = _SECONDS_NANOS.match(text)
+    nanos = int(match[1]) * 10**9 + int(match[2] or 0) if match else None
+    if nanos is None or nanos > MAX_LONG:
+        raise ValueError(f"Invalid timestamp {text!r}")
+    return nanos
 
 
-def timestamp_bound(query: JavaQuery, comparisons: list[tuple[str, int]]) -> TimestampBound:
-    """Validates the converted values (after every parameter converted, as the upstream)."""
-    validate_range_count("timestamp", query.values("timestamp"))
-    lower = upper = None
-    for operator, value in comparisons:
-        if operator in ("gt", "gte"):
-            lower = value + 1 if operator == "gt" else value
-        else:
-            upper = value - 1 if operator == "lt" else value
-    if (lower or 0) > (MAX_LONG if upper is None else upper):
-        raise bad_request("Invalid range provided for timestamp")
-    return TimestampBound(lower, upper)
+class TimestampFilter(RangeFilter):
+    """The upstream's timestamp parameter: `[op:]seconds[.nanos]`, an operator other than
+    `ne` written in full or none at all; a blank value bounds nothing."""
+
+    def __init__(self, **kwargs):
+        super().__init__(parser=parse_nanos, operators=RANGE_OPERATORS, whitespace_is_blank=True, **kwargs)
+
+    def parse_one(self, text: str) -> Comparison:
+        written = _OPERATOR.match(text)
+        operator = (written[1] or "eq").lower()
+        if operator not in self.operators:
+            raise ValueError(f"Unsupported operator {operator!r}")
+        return Comparison(operator, self.parser(text[written.end() :]))
 
 
-def _timestamp_comparison(text: str) -> tuple[str, int]:
-    match = _TIMESTAMP.match(text)
-    if not match or (match[1] or "").lower() == "ne":
-        raise conversion_error("timestamp")
-    nanos = int(match[2]) * 10**9 + int(match[3] or 0)
-    if nanos > MAX_LONG:
-        raise conversion_error("timestamp")
-    operator = (match[1] or "eq").lower()
-    return ("lte" if operator == "eq" else operator), nanos
+class TimestampFilterSet(QueryFilterSet):
+    """`/network/exchangerate`, and the base of the other routes reading at a `timestamp`."""
+
+    dialect = STRICT
+    timestamp = TimestampFilter()
+
+    def validate(self) -> None:
+        super().validate()
+        self._timestamp_bound = bound = self._bound()
+        if (bound.lower or 0) > (MAX_LONG if bound.upper is None else bound.upper):
+            raise bad_request("Invalid range provided for timestamp")
+
+    @property
+    def timestamp_bound(self) -> TimestampBound:
+        self.validate()
+        return self._timestamp_bound
+
+    def _bound(self) -> TimestampBound:
+        """`eq` bounds from above; a later value of a side replaces an earlier one."""
+        lower = upper = None
+        for comparison in self.form.cleaned_data["timestamp"]:
+            if comparison.operator in LOWER_OPERATORS:
+                lower = comparison.value + (comparison.operator == "gt")
+            else:
+                upper = comparison.value - (comparison.operator == "lt")
+        return TimestampBound(lower, upper)
+
+
+class FeesFilterSet(TimestampFilterSet):
+    order = ValueFilter(parser=parse_order)
 
 
 SUPPLY_TYPES = ("circulating", "totalcoins")
 
 
-def supply_type(query: JavaQuery) -> str | None:
-    """`/network/supply?q=`: `totalcoins`, `circulating` or None."""
-    value = query.single("q")
-    if value is None:
-        return None
-    # Spring's lenient enum binding: letters and digits compared without case.
-    value = "".join(character for character in value if character.isalnum()).lower()
+def parse_supply_type(text: str) -> str:
+    """Spring's lenient enum binding: letters and digits compared without case."""
+    value = "".join(character for character in text if character.isalnum()).lower()
     if value not in SUPPLY_TYPES:
-        raise conversion_error("q")
+        raise ValueError(f"Invalid supply type {text!r}")
     return value
+
+
+class SupplyFilterSet(TimestampFilterSet):
+    """`q`: the figure alone (`totalcoins` or `circulating`), or None for the whole answer."""
+
+    q = ValueFilter(parser=parse_supply_type)
 
 
 #
 # /network/nodes
 #
 
-ADDRESS_BOOK_FILE = 102
 NODES_LIMIT_DEFAULT = 10
 NODES_LIMIT_MAX = 25
 
 
-def node_criteria(query: JavaQuery) -> NodeCriteria | None:
-    """The criteria of a nodes page; None when the `node.id` values leave no node."""
-    file_operator, file_id = _file_id(query)
-    node_comparisons = [_node_id(value) for value in query.values("node.id") if value != ""]
-    limit = min(_bound_single(query, "limit", _limit, NODES_LIMIT_DEFAULT), NODES_LIMIT_MAX)
-    order = _bound_single(query, "order", _order, "asc")
-    if file_operator != "eq":
-        raise bad_request("Only equality operator is supported for file.id")
-    equal, lower, upper = set(), 0, MAX_LONG
-    for operator, value in node_comparisons:
-        if operator == "eq":
-            equal.add(value)
-        elif operator in ("gt", "gte"):
-            lower = max(lower, value + 1 if operator == "gt" else value)
-        elif operator in ("lt", "lte"):
-            upper = min(upper, value - 1 if operator == "lt" else value)
-    if lower > upper:
-        raise bad_request("Invalid range provided for node.id")
-    node_ids = sorted(node_id for node_id in equal if lower <= node_id <= upper) if equal else None
-    if node_ids == []:
-        return None
-    return NodeCriteria(file_id=file_id, node_ids=node_ids, lower=lower, upper=upper, order=order, limit=limit)
-
-
-def _bound_single(query: JavaQuery, name: str, convert, default):
-    values = [value for value in query.values(name) if value != ""]
-    if not values:
-        return default
-    try:
-        if len(values) > 1:
-            raise ValueError(name)
-        return convert(values[0])
-    except ValueError:
-        raise InvalidArgument.for_params(name) from None
-
-
-def _file_id(query: JavaQuery) -> tuple[str, int]:
-    def convert(text: str) -> tuple[str, int]:
-        operator, _, operand = text.rpartition(":")
-        operator = operator.lower() or "eq"
-        if operator not in ("eq", "ne", "gt", "gte", "lt", "lte"):
-            raise ValueError(text)
-        return operator, parse_java_entity_id(operand)
-
-    return _bound_single(query, "file.id", convert, ("eq", parse_java_entity_id(str(ADDRESS_BOOK_FILE))))
-
-
-def _node_id(text: str) -> tuple[str, int]:
-    operator, _, operand = text.rpartition(":")
-    operator = operator.lower() or "eq"
-    if operator not in ("eq", "ne", "gt", "gte", "lt", "lte") or not _NUMBER.match(operand) or int(operand) > MAX_LONG:
-        raise InvalidArgument.for_params("node.id")
-    return operator, int(operand)
-
-
-def _limit(text: str) -> int:
-    if not _INT.match(text) or not 0 < int(text) < 1 << 31:
-        raise ValueError(text)
+def parse_node_id(text: str) -> int:
+    if not _NUMBER.match(text) or int(text) > MAX_LONG:
+        raise ValueError(f"Invalid node ID {text!r}")
     return int(text)
 
 
-def _order(text: str) -> str:
-    if text.lower() not in ("asc", "desc"):
-        raise ValueError(text)
-    return text.lower()
+def parse_file_id(text: str) -> Comparison:
+    return parse_comparison(text, parse_java_entity_id)
+
+
+def parse_nodes_limit(text: str) -> int:
+    if not _INT.match(text) or not 0 < int(text) < 1 << 31:
+        raise ValueError(f"Invalid limit {text!r}")
+    return int(text)
+
+
+class NodeFilterSet(ListFilterSet):
+    """`file.id` (an address book's file, 0.0.102 by default: only `eq`) and `node.id`
+    (any number of comparisons; `ne` is read and compares nothing). The query binds to the
+    upstream's request object: the page is 10 nodes by default, 25 at most."""
+
+    dialect = replace(
+        STRICT,
+        conversion_error=InvalidArgument.for_params,
+        limit_default=NODES_LIMIT_DEFAULT,
+        limit_max=NODES_LIMIT_MAX,
+        caps_limit=True,
+    )
+    file_id = ValueFilter(param="file.id", parser=parse_file_id)
+    node_id = RangeFilter(param="node.id", parser=parse_node_id, max_values=None)
+    limit = ValueFilter(parser=parse_nodes_limit)
+    order = ValueFilter(parser=parse_order)
+
+    pagination = (Anchor("node.id", "node_id"),)
+
+    def validate(self) -> None:
+        super().validate()
+        file_id = self.value("file.id")
+        if file_id is not None and file_id.operator != "eq":
+            raise bad_request("Only equality operator is supported for file.id")
+        lower, upper = 0, MAX_LONG
+        for comparison in self.form.cleaned_data["node.id"]:
+            if comparison.operator in LOWER_OPERATORS:
+                lower = max(lower, comparison.value + (comparison.operator == "gt"))
+            elif comparison.operator in UPPER_OPERATORS:
+                upper = min(upper, comparison.value - (comparison.operator == "lt"))
+        if lower > upper:
+            raise bad_request("Invalid range provided for node.id")
+
+
+#
+# POST /network/fees
+#
+
+FEE_ESTIMATE_MODES = ("INTRINSIC", "STATE")
+MAX_HIGH_VOLUME_THROTTLE = 10_000
+
+
+def parse_estimate_mode(text: str) -> str:
+    """As Spring's lenient enum binding reads it: the exact name, or the same letters and
+    digits in any case (`state`, `S-t_ate`); blank is the default."""
+    if not text.strip():
+        return FEE_ESTIMATE_MODES[0]
+    text = text.strip()
+    if text in FEE_ESTIMATE_MODES:
+        return text
+    letters = "".join(character for character in text if character.isalnum()).lower()
+    for mode in FEE_ESTIMATE_MODES:
+        if mode.lower() == letters:
+            return mode
+    raise ValueError(f"Invalid mode {text!r}")
+
+
+def parse_spring_int(text: str) -> int:
+    """A Java int as Spring converts it: whitespace anywhere ignored, decimal or `0x`/`#` hex."""
+    text = "".join(text.split())
+    if hex_match := _JAVA_HEX_INT.fullmatch(text):
+        value = int(hex_match[2], 16) * (-1 if hex_match[1] == "-" else 1)
+    elif _JAVA_INT.fullmatch(text):
+        value = int(text)
+    else:
+        raise ValueError(f"Invalid int {text!r}")
+    if not -(1 << 31) <= value < 1 << 31:
+        raise ValueError(f"Invalid int {text!r}")
+    return value
+
+
+class FeeEstimateFilterSet(QueryFilterSet):
+    dialect = STRICT
+    mode = ValueFilter(parser=parse_estimate_mode)
+    high_volume_throttle = ValueFilter(parser=parse_spring_int)
+
+    def validate(self) -> None:
+        super().validate()
+        throttle = self.value("high_volume_throttle", 0)
+        if throttle < 0:
+            raise bad_request("highVolumeThrottle must be greater than or equal to 0")
+        if throttle > MAX_HIGH_VOLUME_THROTTLE:
+            raise bad_request(f"highVolumeThrottle must be less than or equal to {MAX_HIGH_VOLUME_THROTTLE}")
+
+    @property
+    def state_mode(self) -> bool:
+        self.validate()
+        return self.value("mode", FEE_ESTIMATE_MODES[0]) == "STATE"
+
+    @property
+    def throttle(self) -> int:
+        self.validate()
+        return self.value("high_volume_throttle", 0)

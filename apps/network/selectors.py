@@ -1,14 +1,23 @@
 import datetime
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
 from django.conf import settings
 
-from apps.common.codecs import MAX_LONG, MAX_NUM, MAX_REALM, MAX_SHARD, encode_entity_id
-from apps.common.database import column_names, statement_cursor
+from apps.common.database.connections import column_names, statement_cursor
+from apps.common.ledger.codecs import (
+    MAX_LONG,
+    MAX_NUM,
+    MAX_REALM,
+    MAX_SHARD,
+    encode_entity_id,
+)
+from apps.common.query.comparisons import Where
+from apps.common.query.pages import PageCriteria
+from apps.network import sql
 from apps.network.models import NetworkStake
 from apps.tokens.models import CustomFee, Token, TokenType
 from apps.topics.models import Topic
@@ -16,12 +25,16 @@ from apps.topics.models import Topic
 __all__ = (
     "EXCHANGE_RATE_FILE",
     "FEE_SCHEDULE_FILE",
-    "NodeCriteria",
+    "MirrorFeeState",
+    "SIMPLE_FEE_SCHEDULE_FILE_NUM",
     "Supply",
     "SystemFile",
+    "TokenFeeState",
     "latest_system_file",
     "network_nodes",
     "network_stake_latest",
+    "token_fee_state",
+    "topic_has_custom_fees",
     "unreleased_supply",
 )
 
@@ -37,27 +50,6 @@ FEE_SCHEDULE_FILE = 111
 EXCHANGE_RATE_FILE = 112
 # Tries before a file that keeps failing to parse counts as missing, as the upstream's maxFileAttempts.
 SYSTEM_FILE_ATTEMPTS = 12
-
-FILE_CREATE, FILE_UPDATE = 17, 19
-
-# A version starts at its file's latest create or non-empty update in the bounds and runs
-# through every later row up to the upper bound (appends; empty updates change nothing).
-_FILE_AT_TIMESTAMP = f"""
-    select max(consensus_timestamp), string_agg(file_data, '' order by consensus_timestamp)
-    from file_data
-    where entity_id = %(entity_id)s
-      and consensus_timestamp >= (
-        select consensus_timestamp
-        from file_data
-        where entity_id = %(entity_id)s
-          and consensus_timestamp between %(lower)s and %(upper)s
-          and (transaction_type = {FILE_CREATE} or (transaction_type = {FILE_UPDATE} and length(file_data) <> 0))
-        order by consensus_timestamp desc
-        limit 1
-      )
-      and consensus_timestamp <= %(upper)s
-      and (transaction_type <> {FILE_UPDATE} or length(file_data) <> 0)
-"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +74,7 @@ def latest_system_file(
     entity_id = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], file_num)
     for attempt in range(1, SYSTEM_FILE_ATTEMPTS + 1):
         with statement_cursor() as cursor:
-            cursor.execute(_FILE_AT_TIMESTAMP, {"entity_id": entity_id, "lower": lower, "upper": upper})
+            cursor.execute(sql.FILE_AT_TIMESTAMP, {"entity_id": entity_id, "lower": lower, "upper": upper})
             timestamp, content = cursor.fetchone()
         if timestamp is None:
             return None
@@ -103,10 +95,6 @@ def network_stake_latest() -> dict | None:
     return NetworkStake.objects.order_by("-consensus_timestamp").values().first()
 
 
-# Account numbers whose hbars are not released (the upstream's unreleasedSupplyAccounts), inclusive ranges.
-UNRELEASED_SUPPLY_ACCOUNTS = ((2, 2), (42, 42), (44, 71), (73, 87), (99, 100), (200, 349), (400, 750))
-
-
 @dataclass(frozen=True, slots=True)
 class Supply:
     unreleased: int
@@ -119,38 +107,15 @@ def unreleased_supply(*, lower: int | None = None, upper: int | None = None) -> 
     balance snapshots in [lower, upper], looking back no further than the first day of the
     month before `upper`'s (balance snapshots are partitioned by month)."""
     if lower is None and upper is None:
-        ranges, params = _unreleased_account_condition("id"), []
-        sql = f"""
-            select coalesce(sum(balance), 0), coalesce(max(balance_timestamp), 0)
-            from entity where {ranges}
-        """
+        statement, params = sql.unreleased_balance_now(), []
     else:
         upper = MAX_LONG if upper is None else upper
-        ranges = _unreleased_account_condition("account_id")
+        statement = sql.unreleased_balance_between()
         params = [max(lower or 0, _first_day_of_previous_month(upper)), upper]
-        sql = f"""
-            select coalesce(sum(balance), 0), coalesce(max(consensus_timestamp), 0)
-            from (
-              select distinct on (account_id) balance, consensus_timestamp
-              from account_balance
-              where ({ranges}) and consensus_timestamp between %s and %s
-              order by account_id, consensus_timestamp desc
-            ) latest
-        """
     with statement_cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(statement, params)
         unreleased, timestamp = cursor.fetchone()
     return Supply(unreleased=int(unreleased), consensus_timestamp=timestamp)
-
-
-def _unreleased_account_condition(column: str) -> str:
-    """The unreleased accounts' ranges, written into the SQL: they are constants, and passed as
-    parameters they made PostgreSQL plan the statement anew on every request."""
-    shard, realm = settings.MIRROR["SHARD"], settings.MIRROR["REALM"]
-    return " or ".join(
-        f"{column} between {encode_entity_id(shard, realm, first):d} and {encode_entity_id(shard, realm, last):d}"
-        for first, last in UNRELEASED_SUPPLY_ACCOUNTS
-    )
 
 
 def _first_day_of_previous_month(nanos: int) -> int:
@@ -163,76 +128,24 @@ def _first_day_of_previous_month(nanos: int) -> int:
 # Nodes
 #
 
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class NodeCriteria:
-    """Which nodes of which address book: `node_ids` (None: any) within [lower, upper]."""
-
-    file_id: int
-    node_ids: Sequence[int] | None
-    lower: int
-    upper: int
-    order: str
-    limit: int
-
-
-_NODES = """
-    with book as (
-      select start_consensus_timestamp, end_consensus_timestamp, file_id
-      from address_book
-      where file_id = %(file_id)s
-      order by start_consensus_timestamp desc
-      limit 1
-    ), stake as (
-      select * from node_stake where consensus_timestamp = (select max(consensus_timestamp) from node_stake)
-    )
-    select
-      entry.node_id, entry.memo, entry.description, entry.public_key, entry.node_cert_hash,
-      coalesce(node.account_id, entry.node_account_id) as node_account_id,
-      book.file_id, book.start_consensus_timestamp, book.end_consensus_timestamp,
-      node.admin_key, node.associated_registered_nodes, node.decline_reward, node.grpc_proxy_endpoint::text,
-      stake.max_stake, stake.min_stake, stake.reward_rate, stake.stake, stake.stake_not_rewarded,
-      stake.stake_rewarded, stake.staking_period,
-      (
-        select coalesce(
-          json_agg(
-            json_build_object('domain_name', domain_name, 'ip_address_v4', ip_address_v4, 'port', port)
-            order by ip_address_v4, port
-          ),
-          '[]'
-        )::text
-        from address_book_service_endpoint endpoint
-        where endpoint.consensus_timestamp = entry.consensus_timestamp and endpoint.node_id = entry.node_id
-      ) as service_endpoints
-    from book
-    join address_book_entry entry on entry.consensus_timestamp = book.start_consensus_timestamp
-    left join stake on stake.node_id = entry.node_id
-    left join node on node.node_id = entry.node_id
-    where entry.node_id between %(lower)s and %(upper)s {node_ids}
-    order by entry.node_id {order}
-    limit %(limit)s
-"""
-
-
+ADDRESS_BOOK_FILE = 102
 _JSON_COLUMNS = ("grpc_proxy_endpoint", "service_endpoints")
 
 
-def network_nodes(*, criteria: NodeCriteria) -> list[dict]:
-    """A page of the nodes of the latest address book of `criteria.file_id`, each with its
-    service endpoints, its latest stake and its `node` row (None where either is missing)."""
-    params = {
-        "file_id": criteria.file_id,
-        "lower": criteria.lower,
-        "upper": criteria.upper,
-        "node_ids": list(criteria.node_ids or ()),
-        "limit": criteria.limit,
-    }
-    sql = _NODES.format(
-        node_ids="and entry.node_id = any(%(node_ids)s)" if criteria.node_ids is not None else "",
-        order="desc" if criteria.order == "desc" else "asc",
-    )
+def network_nodes(criteria: PageCriteria) -> list[dict]:
+    """A page of the nodes of the latest address book of `file.id` (0.0.102 by default), in
+    the range of their `node.id` comparisons (`ne` compares nothing), each with its service
+    endpoints, its latest stake and its `node` row (None where either is missing)."""
+    file_id = criteria.option("file.id")
+    if file_id is None:
+        book = encode_entity_id(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], ADDRESS_BOOK_FILE)
+    else:
+        book = file_id.value
+    where = Where()
+    where.compare("entry.node_id", [comparison for comparison in criteria["node.id"] if comparison.operator != "ne"])
+    params = [book, *where.params, criteria.limit]
     with statement_cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql.nodes(where.sql, criteria.order), params)
         columns = column_names(cursor)
         rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
     # JSON read as text: Django leaves decoding jsonb to its fields, which raw queries lack.
@@ -242,19 +155,11 @@ def network_nodes(*, criteria: NodeCriteria) -> list[dict]:
     return rows
 
 
-__all__ += (
-    "MirrorFeeState",
-    "TokenFeeState",
-    "token_fee_state",
-    "topic_has_custom_fees",
-)
-
 #
 # Fee estimation (POST /network/fees): the simple fee schedule file and what STATE mode reads.
 #
 
 SIMPLE_FEE_SCHEDULE_FILE_NUM = 113
-FILE_APPEND, FILE_CREATE, FILE_UPDATE = 16, 17, 19
 
 
 def topic_has_custom_fees(*, topic_id: int) -> bool:

@@ -1,7 +1,11 @@
 from django.contrib import admin
 
 from apps.common.admin import ReadOnlyModelAdmin
-from apps.common.codecs import format_entity_id, format_timestamp, parse_entity_id
+from apps.common.ledger.codecs import (
+    format_entity_id,
+    format_timestamp,
+    parse_entity_id,
+)
 from apps.schedules.models import Schedule
 
 

@@ -1,8 +1,9 @@
 """Query parameters of `/schedules`."""
 
-from apps.common.codecs import parse_id_or_any_address
-from apps.common.filters import OperatorFilter
-from apps.common.filtersets import ListFilterSet
+from apps.common.ledger.codecs import format_entity_id, parse_id_or_any_address
+from apps.common.query.filters import OperatorFilter
+from apps.common.query.filtersets import ListFilterSet
+from apps.common.query.pagination import Anchor
 
 __all__ = ("ScheduleFilterSet",)
 
@@ -17,3 +18,4 @@ class ScheduleFilterSet(ListFilterSet):
     )
 
     ordering_fields = ("schedule_id",)
+    pagination = (Anchor("schedule.id", "schedule_id", format=format_entity_id, parse=parse_id_or_any_address),)

@@ -4,7 +4,7 @@ __all__ = [
 
 from django.db import models
 
-from apps.common.codecs import format_entity_id
+from apps.common.ledger.codecs import format_entity_id
 
 
 class Schedule(models.Model):

@@ -213,5 +213,5 @@ def _updates(update_model: type[EventUpdate], affected_model: type[AffectedCompo
 
 def _read(model: type[Model]):
     """The status routes read with the API's role, on its connection: the router would send
-    the status page's tables to the admin's (apps/common/roles.py)."""
+    the status page's tables to the admin's (apps/common/database/roles.py)."""
     return model.objects.using(DEFAULT_DB_ALIAS)

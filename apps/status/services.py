@@ -48,7 +48,7 @@ STATUS_STAMPS = {
 
 def in_one_transaction(function):
     """Runs `function` in a transaction of the connection the status page is written on: the
-    admin's, where the router sends it (apps/common/roles.py)."""
+    admin's, where the router sends it (apps/common/database/roles.py)."""
 
     @functools.wraps(function)
     def in_transaction(*args, **kwargs):

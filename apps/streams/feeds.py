@@ -15,15 +15,16 @@ which events of the feed it wants (`encoding`, `transactiontype`, `result`).
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from apps.accounts import selectors as account_selectors
+from apps.accounts.selectors import account_paths
 from apps.blocks import selectors as block_selectors
 from apps.blocks.api.serializers import BlockSerializer
-from apps.common.api.exceptions import InvalidArgument, NotFound
 from apps.common.api.renderers import MirrorJSONRenderer
-from apps.common.codecs import format_timestamp, parse_timestamp
-from apps.common.filters import Comparison, LastValueFilter, OperatorFilter, equals_only
-from apps.common.filtersets import QueryFilterSet
-from apps.common.query import parse_query_string
+from apps.common.errors import InvalidArgument, NotFound
+from apps.common.ledger.codecs import format_timestamp, parse_timestamp
+from apps.common.query.comparisons import Comparison
+from apps.common.query.filters import LastValueFilter, OperatorFilter, equals_only
+from apps.common.query.filtersets import QueryFilterSet
+from apps.common.query.params import parse_query_string
 from apps.topics import selectors as topic_selectors
 from apps.topics.api.serializers import TopicMessageSerializer
 from apps.topics.api.views import parse_path_segments
@@ -197,9 +198,9 @@ def stream_request(route: str, segment: str | None, query_string: str, last_even
             variant=filterset.value("encoding", BASE64),
         )
     filterset = TransactionStreamFilterSet(params)
-    account_id = account_selectors.account_id_from_path(segment)
+    account_id = account_paths.account_id_from_path(segment)
     filterset.validate()
-    if not account_selectors.account_exists(account_id=account_id):
+    if not account_paths.account_exists(account_id=account_id):
         raise NotFound()
     types = frozenset(c.value for c in filterset.form.cleaned_data.get("transactiontype") or ())
     result = filterset.value("result")

@@ -31,9 +31,10 @@ from urllib.parse import unquote
 from django.conf import settings
 from django.db import connection
 
-from apps.common.api.exceptions import HeadersTooLarge, MethodNotAllowed, error_body, error_status_and_messages
+from apps.common.api.exceptions import error_body, error_status_and_messages
 from apps.common.api.renderers import MirrorJSONRenderer
-from apps.common.middleware import REFUSED_METHOD, security_headers
+from apps.common.errors import HeadersTooLarge, MethodNotAllowed
+from apps.common.server.middleware import REFUSED_METHOD, security_headers
 from apps.streams.feeds import StreamRequest, stream_request
 from apps.streams.hub import Hub, Subscriber
 

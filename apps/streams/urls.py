@@ -1,6 +1,10 @@
 from django.urls import re_path
 
-from apps.streams.views import AccountTransactionStreamView, BlockStreamView, TopicMessageStreamView
+from apps.streams.views import (
+    AccountTransactionStreamView,
+    BlockStreamView,
+    TopicMessageStreamView,
+)
 
 app_name = "streams"
 

@@ -11,9 +11,9 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.common.api.exceptions import NotFound
+from apps.common.api.openapi import MirrorAutoSchema, ref, string
 from apps.common.api.views import AcyclicViewMixin
-from apps.common.openapi import MirrorAutoSchema, ref, string
+from apps.common.errors import NotFound
 from apps.streams import feeds
 
 __all__ = ("AccountTransactionStreamView", "BlockStreamView", "TopicMessageStreamView")

@@ -12,7 +12,11 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from apps.common.admin import ReadOnlyModelAdmin
-from apps.common.codecs import format_entity_id, parse_entity_id, parse_positive_long
+from apps.common.ledger.codecs import (
+    format_entity_id,
+    parse_entity_id,
+    parse_positive_long,
+)
 from apps.tokens import selectors
 from apps.tokens.api.serializers import NftTransactionSerializer
 from apps.tokens.models import Token, TokenType
@@ -88,7 +92,7 @@ class TokenAdmin(ReadOnlyModelAdmin):
         nft = selectors.nft_get(token_id=token_id, serial_number=serial_number)
         if nft is None:
             raise Http404("No such NFT")
-        transfers = selectors.nft_transaction_list(
+        transfers = selectors.nft_transactions(
             token_id=token_id, serial_number=serial_number, timestamps=(), limit=NFTS_PER_PAGE, order="desc"
         )
         context = {

@@ -7,14 +7,10 @@ __all__ = [
     "NftAllowanceHistory",
     "NftHistory",
     "Token",
-    "TokenAccount",
-    "TokenAccountHistory",
     "TokenAirdrop",
     "TokenAirdropHistory",
     "TokenAllowance",
     "TokenAllowanceHistory",
-    "TokenBalance",
-    "TokenBalanceOld",
     "TokenHistory",
     "TokenPauseStatus",
     "TokenSupplyType",
@@ -183,41 +179,6 @@ class Token(TokenColumns):
         db_table = "token"
 
 
-class TokenAccountColumns(models.Model):
-    """The columns of token_account and token_account_history."""
-
-    account_id = models.BigIntegerField()
-    associated = models.BooleanField()
-    automatic_association = models.BooleanField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
-    freeze_status = models.SmallIntegerField(null=True)
-    kyc_status = models.SmallIntegerField(null=True)
-    timestamp_range = BigIntegerRangeField()
-    token_id = models.BigIntegerField()
-    balance = models.BigIntegerField()
-    balance_timestamp = models.BigIntegerField(null=True)
-
-    class Meta:
-        abstract = True
-
-
-class TokenAccount(TokenAccountColumns):
-    pk = models.CompositePrimaryKey("account_id", "token_id")
-
-    class Meta:
-        managed = False
-        db_table = "token_account"
-
-
-class TokenAccountHistory(TokenAccountColumns):
-    # No primary key in the mirror schema; these columns identify a row.
-    pk = models.CompositePrimaryKey("account_id", "token_id", "timestamp_range")
-
-    class Meta:
-        managed = False
-        db_table = "token_account_history"
-
-
 class TokenAirdropColumns(models.Model):
     """The columns of token_airdrop and token_airdrop_history."""
 
@@ -292,34 +253,6 @@ class TokenAllowanceHistory(TokenAllowanceColumns):
     class Meta:
         managed = False
         db_table = "token_allowance_history"
-
-
-class TokenBalanceColumns(models.Model):
-    """The columns of token_balance and token_balance_old."""
-
-    consensus_timestamp = models.BigIntegerField()
-    account_id = models.BigIntegerField()
-    balance = models.BigIntegerField()
-    token_id = models.BigIntegerField()
-
-    class Meta:
-        abstract = True
-
-
-class TokenBalance(TokenBalanceColumns):
-    pk = models.CompositePrimaryKey("account_id", "token_id", "consensus_timestamp")
-
-    class Meta:
-        managed = False
-        db_table = "token_balance"
-
-
-class TokenBalanceOld(TokenBalanceColumns):
-    pk = models.CompositePrimaryKey("consensus_timestamp", "account_id", "token_id")
-
-    class Meta:
-        managed = False
-        db_table = "token_balance_old"
 
 
 class TokenHistory(TokenColumns):

@@ -10,7 +10,12 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from apps.common.admin import ReadOnlyModelAdmin
-from apps.common.codecs import format_entity_id, format_timestamp, parse_entity_id, parse_timestamp
+from apps.common.ledger.codecs import (
+    format_entity_id,
+    format_timestamp,
+    parse_entity_id,
+    parse_timestamp,
+)
 from apps.topics import selectors
 from apps.topics.models import Topic, TopicMessage
 

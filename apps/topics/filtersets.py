@@ -1,17 +1,21 @@
 """Query parameters of `/topics/{topicId}/messages`."""
 
-from django.db.models import Subquery
+from apps.common.ledger.codecs import (
+    format_timestamp,
+    parse_positive_long,
+    parse_timestamp,
+)
+from apps.common.query.comparisons import split_operator
+from apps.common.query.filters import LastValueFilter, OperatorFilter
+from apps.common.query.filtersets import ListFilterSet
+from apps.common.query.pagination import Anchor
+from apps.common.query.params import QueryParams
 
-from apps.common.codecs import parse_positive_long, parse_timestamp
-from apps.common.filters import LastValueFilter, OperatorFilter, split_operator
-from apps.common.scoped_pages import ScopedPageFilterSet
-
-__all__ = ("BASE64", "UTF8", "TopicMessageFilterSet", "parse_encoding")
+__all__ = ("BASE64", "UTF8", "TopicMessageFilterSet", "parse_encoding", "requested_encoding")
 
 BASE64 = "base64"
 UTF8 = "utf-8"
 _ENCODINGS = {"base64": BASE64, "utf-8": UTF8, "utf8": UTF8}
-_LOOKUPS = {"eq": "exact", "lt": "lt", "lte": "lte", "gt": "gt", "gte": "gte"}
 
 
 def parse_encoding(text: str) -> str:
@@ -21,8 +25,14 @@ def parse_encoding(text: str) -> str:
     return _ENCODINGS[operand.lower()]
 
 
-class TopicMessageFilterSet(ScopedPageFilterSet):
-    """Filters one topic's messages: the queryset given is already narrowed to the topic."""
+def requested_encoding(params: QueryParams) -> str:
+    """The encoding a valid query shows the messages in: its last `encoding`, base64 by default."""
+    encodings = params.get("encoding")
+    return parse_encoding(encodings[-1]) if encodings else BASE64
+
+
+class TopicMessageFilterSet(ListFilterSet):
+    """One topic's messages (the topic is the path's: `criteria.scope`)."""
 
     # Every condition is ANDed, equalities included, as the upstream builds them.
     sequencenumber = OperatorFilter(field_name="sequence_number", parser=parse_positive_long, merge_equals=False)
@@ -30,31 +40,4 @@ class TopicMessageFilterSet(ScopedPageFilterSet):
     encoding = LastValueFilter(parser=parse_encoding)
 
     ordering_fields = ("consensus_timestamp",)
-
-    @property
-    def encoding_value(self) -> str:
-        return self.value("encoding", BASE64)
-
-    def filter_queryset(self, queryset):
-        return self._bound_timestamps_by_sequence_numbers(super().filter_queryset(queryset))
-
-    def _bound_timestamps_by_sequence_numbers(self, queryset):
-        """Restates each sequence number bound as a bound on the consensus timestamp.
-
-        A topic numbers its messages in consensus order, so the message nearest a
-        sequence number bound also bounds the timestamps. With it PostgreSQL
-        range-scans the (topic_id, consensus_timestamp) index the page is ordered
-        by instead of filtering its way through all of the topic's messages.
-        """
-        for comparison in self.form.cleaned_data.get("sequencenumber") or ():
-            operator, value = comparison.operator, comparison.value
-            if operator == "ne":
-                continue
-            nearest = self.queryset.filter(**{f"sequence_number__{_LOOKUPS[operator]}": value})
-            if operator in ("lt", "lte"):
-                nearest, bound = nearest.order_by("-sequence_number"), "lte"
-            else:
-                nearest, bound = nearest.order_by("sequence_number"), "gte" if operator != "eq" else "exact"
-            nearest_timestamp = Subquery(nearest.values("consensus_timestamp")[:1])
-            queryset = queryset.filter(**{f"consensus_timestamp__{bound}": nearest_timestamp})
-        return queryset
+    pagination = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)

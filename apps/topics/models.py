@@ -8,7 +8,7 @@ __all__ = [
 from django.contrib.postgres.fields import BigIntegerRangeField
 from django.db import models
 
-from apps.common.codecs import format_entity_id
+from apps.common.ledger.codecs import format_entity_id
 
 
 class TopicColumns(models.Model):

@@ -3,8 +3,11 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet, Subquery
 
-from apps.common.compiled import CompiledQuery
-from apps.common.database import statement_cursor
+from apps.common.database.connections import statement_cursor
+from apps.common.query.comparisons import OPERATORS
+from apps.common.query.compiled import CompiledQuery
+from apps.common.query.pages import CompiledPages, PageCriteria, narrow
+from apps.topics import sql
 from apps.topics.models import TopicMessage
 from apps.transactions.models import Transaction
 
@@ -13,6 +16,8 @@ __all__ = (
     "topic_details",
     "topic_message_at",
     "topic_message_get",
+    "topic_message_list",
+    "topic_message_page",
     "topic_message_queryset",
 )
 
@@ -37,6 +42,41 @@ _MESSAGE_COLUMNS = (
 def topic_message_queryset(*, topic_id: int) -> QuerySet:
     """A topic's messages as dicts; both indexes of the table lead with topic_id."""
     return TopicMessage.objects.filter(topic_id=topic_id).values(*_MESSAGE_COLUMNS)
+
+
+def topic_message_list(criteria: PageCriteria) -> list[dict]:
+    """A page of `/topics/{topicId}/messages` (the topic is `criteria.scope`'s)."""
+    return _TOPIC_MESSAGE_PAGES.rows(criteria)
+
+
+def topic_message_page(criteria: PageCriteria) -> QuerySet:
+    """The topic's messages the criteria select, in their order, each sequence number bound
+    restated as a bound on the consensus timestamp.
+
+    A topic numbers its messages in consensus order, so the message nearest a sequence
+    number bound also bounds the timestamps. With it PostgreSQL range-scans the
+    (topic_id, consensus_timestamp) index the page is ordered by instead of filtering its
+    way through all of the topic's messages.
+    """
+    (topic_id,) = criteria.scope
+    queryset = narrow(topic_message_queryset(topic_id=topic_id), criteria)
+    for comparison in criteria["sequencenumber"]:
+        operator, value = comparison.operator, comparison.value
+        if operator == "ne":
+            continue
+        nearest = topic_message_queryset(topic_id=topic_id).filter(
+            **{f"sequence_number__{OPERATORS[operator].lookup}": value}
+        )
+        if operator in ("lt", "lte"):
+            nearest, bound = nearest.order_by("-sequence_number"), "lte"
+        else:
+            nearest, bound = nearest.order_by("sequence_number"), "gte" if operator != "eq" else "exact"
+        nearest_timestamp = Subquery(nearest.values("consensus_timestamp")[:1])
+        queryset = queryset.filter(**{f"consensus_timestamp__{bound}": nearest_timestamp})
+    return queryset
+
+
+_TOPIC_MESSAGE_PAGES = CompiledPages(topic_message_page)
 
 
 def topic_message_get(
@@ -88,12 +128,12 @@ class TopicDetails:
 def topic_details(*, topic_id: int) -> TopicDetails:
     """The topic's three rows, read in one statement."""
     with statement_cursor() as cursor:
-        cursor.execute(_TOPIC_DETAILS, [topic_id])
+        cursor.execute(sql.TOPIC_DETAILS, [topic_id])
         found = cursor.fetchone()
     if found is None:
         return TopicDetails(None, None, None)
     parts, start = [], 0
-    for columns in (_TOPIC_COLUMNS, _TOPIC_ENTITY_COLUMNS, _TOPIC_FEE_COLUMNS):
+    for columns in (sql.TOPIC_COLUMNS, sql.TOPIC_ENTITY_COLUMNS, sql.TOPIC_FEE_COLUMNS):
         row = dict(zip(columns, found[start : start + len(columns)]))
         # The key column is null only when the left join found no row.
         parts.append(row if row[columns[0]] is not None else None)
@@ -104,23 +144,3 @@ def topic_details(*, topic_id: int) -> TopicDetails:
         fees = custom_fee["fixed_fees"]
         custom_fee["fixed_fees"] = None if fees is None else json.loads(fees)
     return TopicDetails(topic, entity, custom_fee)
-
-
-_TOPIC_COLUMNS = ("id", "admin_key", "fee_exempt_key_list", "fee_schedule_key", "submit_key")
-_TOPIC_ENTITY_COLUMNS = (
-    "id",
-    "auto_renew_account_id",
-    "auto_renew_period",
-    "created_timestamp",
-    "deleted",
-    "memo",
-    "timestamp_range",
-)
-_TOPIC_FEE_COLUMNS = ("entity_id", "fixed_fees", "timestamp_range")
-_TOPIC_DETAILS = (
-    f"select {', '.join(f't.{column}' for column in _TOPIC_COLUMNS)},"
-    f" {', '.join(f'e.{column}' for column in _TOPIC_ENTITY_COLUMNS)},"
-    f" {', '.join(f'f.{column}' for column in _TOPIC_FEE_COLUMNS)}"
-    " from topic t left join entity e on e.id = t.id left join custom_fee f on f.entity_id = t.id"
-    " where t.id = %s"
-)

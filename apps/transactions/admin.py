@@ -26,7 +26,7 @@ from apps.common.admin import (
     parse_search_entity_id,
     parse_search_timestamp,
 )
-from apps.common.codecs import parse_entity_id
+from apps.common.ledger.codecs import parse_entity_id
 from apps.transactions import selectors
 from apps.transactions.api.serializers import format_transaction_id
 from apps.transactions.api.views import parse_transaction_hash

@@ -1,15 +1,27 @@
 """Query parameters of `/transactions` and `/transactions/{transactionIdOrHash}`."""
 
-from apps.common.codecs import parse_id_or_any_address, parse_timestamp
-from apps.common.filters import LastValueFilter, OperatorFilter, equals_only, operator_ignored, parse_bool
-from apps.common.filtersets import ListFilterSet, QueryFilterSet
-from apps.transactions.models import Transaction
+from dataclasses import replace
+
+from apps.common.ledger.codecs import (
+    format_timestamp,
+    parse_id_or_any_address,
+    parse_timestamp,
+)
+from apps.common.query.filters import (
+    LastValueFilter,
+    OperatorFilter,
+    equals_only,
+    operator_ignored,
+    parse_bool,
+)
+from apps.common.query.filtersets import ListFilterSet, QueryFilterSet
+from apps.common.query.pages import PageCriteria
+from apps.common.query.pagination import Anchor
 from apps.transactions.selectors import (
     CREDIT,
     DEBIT,
     RESULT_FAIL,
     RESULT_SUCCESS,
-    TransactionListFilter,
     transaction_type_id,
 )
 
@@ -42,37 +54,26 @@ def parse_nonce(text: str) -> int:
 
 
 class TransactionFilterSet(ListFilterSet):
-    account_id = OperatorFilter(param="account.id", field_name="payer_account_id", parser=parse_id_or_any_address)
-    timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
+    account_id = OperatorFilter(param="account.id", parser=parse_id_or_any_address)
+    timestamp = OperatorFilter(parser=parse_timestamp)
     transactiontype = LastValueFilter(parser=operator_ignored(transaction_type_id))
     result = LastValueFilter(parser=operator_ignored(parse_result))
     type = LastValueFilter(parser=operator_ignored(parse_credit_debit))
 
     default_order = "desc"
+    pagination = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)
 
-    class Meta:
-        model = Transaction
-        fields = ()
-
-    def list_filter(self) -> TransactionListFilter:
-        """The validated query, for `selectors.transaction_list`."""
-        self.validate()
+    def criteria(self, *, scope: tuple = ()) -> PageCriteria:
+        """The valid query as `selectors.transaction_list` reads it; `extra` holds every
+        `transactiontype` value (`types`) and the distinct `type` values (`directions`),
+        where options hold the last."""
+        criteria = super().criteria(scope=scope)
         data = self.form.cleaned_data
-        return TransactionListFilter(
-            accounts=tuple(data.get("account.id") or ()),
-            timestamps=tuple(data.get("timestamp") or ()),
-            types=tuple(data.get("transactiontype") or ()),
-            result=self.value("result"),
-            directions=tuple(dict.fromkeys(data.get("type") or ())),
-            limit=self.limit_value,
-            order=self.order_value,
-        )
+        types = tuple(data.get("transactiontype") or ())
+        directions = tuple(dict.fromkeys(data.get("type") or ()))
+        return replace(criteria, extra={"types": types, "directions": directions})
 
 
 class TransactionDetailFilterSet(QueryFilterSet):
     nonce = LastValueFilter(parser=equals_only(parse_nonce))
     scheduled = LastValueFilter(parser=equals_only(parse_bool))
-
-    class Meta:
-        model = Transaction
-        fields = ()

@@ -1,6 +1,6 @@
-"""The component schemas of the account and balance routes, for our OpenAPI document (`apps.common.openapi`)."""
+"""The component schemas of the account and balance routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
-from apps.common.openapi import (
+from apps.common.api.openapi import (
     TIMESTAMP_RANGE_QUERY,
     all_of,
     array,

@@ -1,7 +1,25 @@
 from django.conf import settings
 
 from apps.common.api.serializers import RowSerializer
-from apps.common.codecs import MAX_NUM, encode_alias, encode_key, format_entity_id, format_timestamp, to_hex
+from apps.common.ledger.codecs import (
+    MAX_NUM,
+    encode_alias,
+    encode_key,
+    format_entity_id,
+    format_timestamp,
+    to_hex,
+)
+
+__all__ = (
+    "AccountSerializer",
+    "BalanceSerializer",
+    "CryptoAllowanceSerializer",
+    "StakingRewardSerializer",
+    "entity_expiry",
+    "format_delegation_address",
+    "format_evm_address",
+    "format_timestamp_range",
+)
 
 NANOS_PER_SECOND = 1_000_000_000
 NANOS_PER_DAY = 86_400 * NANOS_PER_SECOND
@@ -11,19 +29,6 @@ _ZERO_ADDRESS = bytes(EVM_ADDRESS_LENGTH)
 
 def _token_balances(tokens: list[dict]) -> list[dict]:
     return [{"token_id": format_entity_id(token["token_id"]), "balance": token["balance"]} for token in tokens]
-
-__all__ = (
-    "BalanceSerializer",
-    "CryptoAllowanceSerializer",
-    "NftAllowanceSerializer",
-    "StakingRewardSerializer",
-    "TokenAirdropSerializer",
-    "TokenAllowanceSerializer",
-    "TokenRelationshipSerializer",
-    "entity_expiry",
-    "format_delegation_address",
-    "format_evm_address",
-)
 
 
 class BalanceSerializer(RowSerializer):
@@ -103,20 +108,13 @@ class AccountSerializer(RowSerializer):
         if settings.MIRROR["DELEGATION_ADDRESS"]:
             account["delegation_address"] = format_delegation_address(row["delegation_address"])
         return account
-#
-# Account sub-routes
-#
 
-FREEZE_STATUSES = ("NOT_APPLICABLE", "FROZEN", "UNFROZEN")
-KYC_STATUSES = ("NOT_APPLICABLE", "GRANTED", "REVOKED")
+
+# Lists under an account
 
 
 def format_timestamp_range(timestamp_range) -> dict:
     return {"from": format_timestamp(timestamp_range.lower), "to": format_timestamp(timestamp_range.upper)}
-
-
-def _status(statuses: tuple[str, ...], value: int | None) -> str | None:
-    return None if value is None else statuses[value]
 
 
 class StakingRewardSerializer(RowSerializer):
@@ -136,46 +134,4 @@ class CryptoAllowanceSerializer(RowSerializer):
             "owner": format_entity_id(row["owner"]),
             "spender": format_entity_id(row["spender"]),
             "timestamp": format_timestamp_range(row["timestamp_range"]),
-        }
-
-
-class TokenAllowanceSerializer(CryptoAllowanceSerializer):
-    def to_representation(self, row):
-        return {**super().to_representation(row), "token_id": format_entity_id(row["token_id"])}
-
-
-class TokenRelationshipSerializer(RowSerializer):
-    def to_representation(self, row):
-        return {
-            "automatic_association": row["automatic_association"],
-            "balance": row["balance"],
-            "created_timestamp": format_timestamp(row["created_timestamp"]),
-            "decimals": row["decimals"],
-            "freeze_status": _status(FREEZE_STATUSES, row["effective_freeze_status"]),
-            "kyc_status": _status(KYC_STATUSES, row["effective_kyc_status"]),
-            "token_id": format_entity_id(row["token_id"]),
-        }
-
-
-class NftAllowanceSerializer(RowSerializer):
-    def to_representation(self, row):
-        return {
-            "approved_for_all": row["approved_for_all"],
-            "owner": format_entity_id(row["owner"]),
-            "spender": format_entity_id(row["spender"]),
-            "timestamp": format_timestamp_range(row["timestamp_range"]),
-            "token_id": format_entity_id(row["token_id"]),
-        }
-
-
-class TokenAirdropSerializer(RowSerializer):
-    def to_representation(self, row):
-        return {
-            "amount": row["amount"],
-            "receiver_id": format_entity_id(row["receiver_account_id"]),
-            "sender_id": format_entity_id(row["sender_account_id"]),
-            # A fungible airdrop has serial number 0.
-            "serial_number": row["serial_number"] or None,
-            "timestamp": format_timestamp_range(row["timestamp_range"]),
-            "token_id": format_entity_id(row["token_id"]),
         }

@@ -1,8 +1,17 @@
 from django.db.backends.postgresql.psycopg_any import NumericRange as Range
 
-from apps.accounts.models import AccountBalance, Entity, EntityHistory, EntityStake, EntityStakeHistory
-from apps.common.codecs import decode_entity_id
-from apps.tokens.models import TokenAccount, TokenBalance
+from apps.accounts.models import (
+    AccountBalance,
+    CryptoAllowance,
+    Entity,
+    EntityHistory,
+    EntityStake,
+    EntityStakeHistory,
+    StakingRewardTransfer,
+    TokenAccount,
+    TokenBalance,
+)
+from apps.common.ledger.codecs import decode_entity_id
 
 
 def _entity_fields(entity_id: int, type: str) -> dict:
@@ -66,4 +75,21 @@ def create_entity_stake(entity_id: int, *, pending_reward: int, end_stake_period
         staked_to_me=0,
         stake_total_start=0,
         timestamp_range=Range(lower, upper),
+    )
+
+
+def create_staking_reward(account: int, timestamp: int, amount: int) -> None:
+    StakingRewardTransfer.objects.create(
+        account_id=account, amount=amount, consensus_timestamp=timestamp, payer_account_id=800
+    )
+
+
+def create_crypto_allowance(owner: int, spender: int, amount: int, *, granted: int | None = None) -> None:
+    CryptoAllowance.objects.create(
+        owner=owner,
+        spender=spender,
+        amount=amount,
+        amount_granted=granted if granted is not None else amount,
+        payer_account_id=owner,
+        timestamp_range=Range(spender, None),
     )

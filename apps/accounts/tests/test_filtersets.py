@@ -1,22 +1,39 @@
 import pytest
 
-from apps.accounts.filtersets import BalanceFilterSet, parse_balance_account, parse_public_key
-from apps.accounts.selectors import AccountAlias, BalanceListFilter, EvmAddress
-from apps.common.api.exceptions import InvalidArgument
-from apps.common.filters import Comparison
-from apps.common.query import parse_query_string
+from apps.accounts.filtersets import (
+    BalanceFilterSet,
+    parse_balance_account,
+    parse_public_key,
+)
+from apps.accounts.selectors.account_paths import AccountAlias, EvmAddress
+from apps.common.errors import InvalidArgument
+from apps.common.query.comparisons import Comparison
+from apps.common.query.pages import PageCriteria
+from apps.common.query.params import parse_query_string
 
 ED25519 = "3c3d546321ff6f63d701d2ec5c277095874e19f4a235bee1e6bb19258bf362be"
 ADDRESS = "71eaa748d5252be68c1185588beca495459fdba4"
 
 
-def list_filter(query: str) -> BalanceListFilter:
-    return BalanceFilterSet(parse_query_string(query)).list_filter()
+def criteria_of(query: str) -> PageCriteria:
+    return BalanceFilterSet(parse_query_string(query)).criteria()
+
+
+def read(criteria: PageCriteria) -> dict:
+    """What `selectors.balances.balance_list` reads of the criteria."""
+    return {
+        "accounts": criteria["account.id"],
+        "balances": criteria["account.balance"],
+        "public_keys": criteria["account.publickey"],
+        "timestamps": criteria["timestamp"],
+        "limit": criteria.limit,
+        "order": criteria.order,
+    }
 
 
 def messages_of(query: str) -> list[str]:
     with pytest.raises(InvalidArgument) as error:
-        list_filter(query)
+        criteria_of(query)
     return error.value.messages
 
 
@@ -63,23 +80,30 @@ def test_parse_public_key_rejects(text):
 
 
 def test_every_parameter_reads():
-    criteria = list_filter(
+    criteria = criteria_of(
         f"account.id=gte:0.0.18&account.id=lt:0.0.20&account.balance=gt:45&account.publicKey={ED25519}"
         "&timestamp=1566560003.000000000&order=asc&limit=3"
     )
 
-    assert criteria == BalanceListFilter(
-        accounts=(Comparison("gte", 18), Comparison("lt", 20)),
-        balances=(Comparison("gt", 45),),
-        public_keys=(ED25519,),
-        timestamps=(Comparison("eq", 1566560003000000000),),
-        limit=3,
-        order="asc",
-    )
+    assert read(criteria) == {
+        "accounts": (Comparison("gte", 18), Comparison("lt", 20)),
+        "balances": (Comparison("gt", 45),),
+        "public_keys": (Comparison("eq", ED25519),),
+        "timestamps": (Comparison("eq", 1566560003000000000),),
+        "limit": 3,
+        "order": "asc",
+    }
 
 
 def test_defaults():
-    assert list_filter("") == BalanceListFilter(limit=25, order="desc")
+    assert read(criteria_of("")) == {
+        "accounts": (),
+        "balances": (),
+        "public_keys": (),
+        "timestamps": (),
+        "limit": 25,
+        "order": "desc",
+    }
 
 
 @pytest.mark.parametrize(
@@ -127,9 +151,9 @@ def test_evm_address_and_alias_rules(query, messages):
 
 
 def test_evm_address_or_alias_after_a_range_and_repeated():
-    criteria = list_filter(f"account.id=gt:0.0.5&account.id=0x{ADDRESS}&account.id=0x{ADDRESS}")
+    criteria = criteria_of(f"account.id=gt:0.0.5&account.id=0x{ADDRESS}&account.id=0x{ADDRESS}")
 
-    assert criteria.accounts == (Comparison("gt", 5), Comparison("eq", EvmAddress(bytes.fromhex(ADDRESS))))
+    assert criteria["account.id"] == (Comparison("gt", 5), Comparison("eq", EvmAddress(bytes.fromhex(ADDRESS))))
 
 
 def test_messages_follow_the_query_order():

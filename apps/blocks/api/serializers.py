@@ -1,5 +1,5 @@
 from apps.common.api.serializers import RowSerializer
-from apps.common.codecs import add_hex_prefix, format_timestamp, to_hex
+from apps.common.ledger.codecs import add_hex_prefix, format_timestamp, to_hex
 
 __all__ = ("BlockSerializer",)
 

@@ -1,23 +1,19 @@
 
 from apps.blocks import selectors
 from apps.blocks.api.serializers import BlockSerializer
-from apps.blocks.filtersets import BlockFilterSet, parse_block_number
-from apps.common.api.exceptions import NotFound
+from apps.blocks.filtersets import BlockFilterSet
 from apps.common.api.views import MirrorViewSet
-from apps.common.pagination import Anchor
+from apps.common.errors import NotFound
 
 
 class BlockViewSet(MirrorViewSet):
     filterset_class = BlockFilterSet
     serializer_class = BlockSerializer
     results_key = "blocks"
-    pagination_anchors = (Anchor("block.number", "index", parse=parse_block_number),)
+    selector = selectors.block_list
     cache_control = {"retrieve": "public, max-age=600"}
     lookup_url_kwarg = "hash_or_number"
     lookup_value_regex = "[^/]+"
-
-    def get_queryset(self):
-        return selectors.block_queryset()
 
     def retrieve(self, request, hash_or_number):
         self.validate_detail_query()

@@ -5,20 +5,20 @@ from django.conf import settings
 from django.test import override_settings
 
 from apps.blocks.filtersets import BlockFilterSet, parse_block_number
-from apps.blocks.selectors import block_queryset
+from apps.blocks.selectors import block_list
 from apps.blocks.tests.factories import create_record_files, record_file
-from apps.common.api.exceptions import InvalidArgument
+from apps.common.errors import InvalidArgument
 
 T = 1_676_540_001_000_000_000
 
 
 def numbers(params: dict) -> list[int]:
-    return [row["index"] for row in BlockFilterSet(params, block_queryset()).qs]
+    return [row["index"] for row in block_list(BlockFilterSet(params).criteria())]
 
 
 def messages_of(params: dict) -> list[str]:
     with pytest.raises(InvalidArgument) as error:
-        BlockFilterSet(params, block_queryset()).validate()
+        BlockFilterSet(params).validate()
     return error.value.messages
 
 
@@ -175,12 +175,12 @@ def test_ordering_column_ascending(scrambled_blocks, params, expected):
     ],
 )
 def test_order_by_fields(params, expected):
-    assert BlockFilterSet(params, block_queryset()).order_by_fields() == expected
+    assert BlockFilterSet(params).order_by_fields() == expected
 
 
 @pytest.mark.parametrize(("params", "expected"), [({}, 25), ({"limit": ["2", "3"]}, 3), ({"limit": ["101"]}, 100)])
 def test_limit_value(params, expected):
-    filterset = BlockFilterSet(params, block_queryset())
+    filterset = BlockFilterSet(params)
     filterset.validate()
 
     assert filterset.limit_value == expected
@@ -189,7 +189,7 @@ def test_limit_value(params, expected):
 @pytest.mark.parametrize(("limit", "expected"), [("110", 110), ("150", 120), ("5", 5)])
 def test_limit_value_for_authenticated_user(limit, expected):
     request = SimpleNamespace(mirror_limit_max=120)
-    filterset = BlockFilterSet({"limit": [limit]}, block_queryset(), request=request)
+    filterset = BlockFilterSet({"limit": [limit]}, request=request)
     filterset.validate()
 
     assert filterset.limit_value == expected

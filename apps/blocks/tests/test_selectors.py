@@ -2,7 +2,7 @@ import pytest
 
 from apps.blocks.selectors import block_get, block_queryset
 from apps.blocks.tests.factories import block_hash, create_record_files, record_file
-from apps.common.api.exceptions import InvalidArgument
+from apps.common.errors import InvalidArgument
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Our OpenAPI document (`apps.common.openapi`) and Swagger UI over it, as `/api/v1/docs` serves them.
+"""Our OpenAPI document (`apps.common.api.openapi`) and Swagger UI over it, as `/api/v1/docs` serves them.
 
 Swagger UI's start-up script is served apart (`?script`), so the page runs no inline script
 and lives under the pages' Content-Security-Policy, framed by no page. A method either view
@@ -8,9 +8,24 @@ does not answer gets the error envelope, as everywhere under `/api/`, not an HTM
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from apps.common.api.exceptions import error_response
-from apps.common.middleware import PAGE_CONTENT_SECURITY_POLICY
 
-__all__ = ("OpenApiDocumentView", "SwaggerUIView")
+__all__ = ("OpenApiDocumentView", "PAGE_CONTENT_SECURITY_POLICY", "SwaggerUIView")
+
+# The Content-Security-Policy of the service's pages (landing, admin, Swagger UI, the outage
+# page): their own scripts, styles, images and requests only, and never framed. Inline
+# styles stay: the landing page has one, and Swagger UI sets styles as it renders.
+PAGE_CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
 
 
 class OpenApiDocumentView(SpectacularAPIView):

@@ -7,90 +7,23 @@ refuses as malformed 400 `Bad request`, one too large 414 or 431, anything else
 """
 
 import logging
-from http import HTTPStatus
 
 from django.conf import settings
-from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation, TooManyFieldsSent
+from django.core.exceptions import (
+    BadRequest,
+    PermissionDenied,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+)
 from django.db import DatabaseError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 
+from apps.common.errors import MethodNotAllowed, MirrorApiError, TooManyParameters
 from apps.common.observability import report_database_failure
 
 logger = logging.getLogger("apps.common")
-
-
-class MirrorApiError(Exception):
-    """`messages` are texts, or `{"message", "detail"}` objects when a text alone does not say enough."""
-
-    status_code = 500
-
-    def __init__(self, *messages: str | dict):
-        super().__init__(*messages)
-        self.messages = list(messages)
-
-
-class InvalidArgument(MirrorApiError):
-    status_code = 400
-
-    @classmethod
-    def for_params(cls, *names: str) -> "InvalidArgument":
-        return cls(*(f"Invalid parameter: {name}" for name in names))
-
-    @classmethod
-    def with_detail(cls, name: str, detail: str) -> "InvalidArgument":
-        return cls({"message": f"Invalid parameter: {name}", "detail": detail})
-
-
-class NotFound(MirrorApiError):
-    status_code = 404
-
-    def __init__(self, message: str = "Not found"):
-        super().__init__(message)
-
-
-class Unauthorized(MirrorApiError):
-    status_code = 401
-
-
-class TooManyParameters(InvalidArgument):
-    def __init__(self, limit: int):
-        super().__init__(f"Parameter limit exceeded. Only {limit} parameters allowed.")
-
-
-class DetailedError(MirrorApiError):
-    """An error as the upstream's Java service words it: the HTTP reason phrase
-    as `message`, the explanation as `detail`."""
-
-    def __init__(self, status_code: int, detail: str):
-        super().__init__({"message": HTTPStatus(status_code).phrase, "detail": detail})
-        self.status_code = status_code
-
-
-class UriTooLong(MirrorApiError):
-    status_code = 414
-
-    def __init__(self):
-        super().__init__("URI too long")
-
-
-class HeadersTooLarge(MirrorApiError):
-    status_code = 431
-
-    def __init__(self):
-        super().__init__("Request header fields too large")
-
-
-class MethodNotAllowed(MirrorApiError):
-    """A method the service refuses wherever it is sent (TRACE), or one a route outside
-    the upstream's API does not answer (`/health/...`). The upstream's routes answer other
-    methods 404, as Express does."""
-
-    status_code = 405
-
-    def __init__(self):
-        super().__init__("Method not allowed")
 
 
 def error_body(*messages: str | dict) -> dict:
@@ -144,4 +77,13 @@ def _logged_once(response, exc: Exception):
     repeat it for every request of an outage."""
     if isinstance(exc, DatabaseError):
         response._has_been_logged = True
+    return response
+
+
+READ_METHODS = ("GET", "HEAD")
+
+def method_not_allowed(allowed_methods: tuple[str, ...]) -> HttpResponse:
+    """405 in the envelope; `Allow` names the methods the resource answers."""
+    response = error_response(MethodNotAllowed())
+    response["Allow"] = ", ".join(allowed_methods)
     return response

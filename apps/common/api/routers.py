@@ -2,9 +2,8 @@
 
 Django resolves a path by walking the URLconf's tree: each include matches its prefix, tries
 its patterns one by one (each a regular expression) and wraps the match it finds in a new
-`ResolverMatch`. Over the API's ~180 routes under nested includes that measured 27-47 µs per
-request even with each include indexed by first segment, 5-8 % of a single-row answer's CPU;
-this index takes 6-15 µs.
+`ResolverMatch`, per request, over every route of the API under nested includes; this index
+resolves a path in one lookup plus at most a few pattern matches.
 
 `route_index(resolver)` flattens the tree once into its routes in Django's order, each with
 the literal text its includes put before it (`/api/v1/`) and the literal segments its path

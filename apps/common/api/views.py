@@ -6,10 +6,10 @@ keyset anchors of its `links.next`; this class validates the query, pages with
 `Cache-Control` and `Link` headers the upstream sets. A route whose page is not
 one queryset overrides `list_rows`; one with more top-level keys (balances'
 `timestamp`) overrides `list_envelope`. A list route opts in to the list-route
-cache with `list_cache` (see `apps.common.list_cache`).
+cache with `list_cache` (see `apps.common.server.list_cache`).
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, wraps
 
 from django.core.exceptions import BadRequest, PermissionDenied
@@ -18,14 +18,14 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers, viewsets
 from rest_framework.response import Response
 
-from apps.common import list_cache as cache
-from apps.common.api.exceptions import NotFound, error_response
+from apps.common.api import cache_policy
+from apps.common.api.exceptions import READ_METHODS, error_response, method_not_allowed
 from apps.common.api.serializers import RowSerializer
-from apps.common.codecs import format_timestamp
-from apps.common.filtersets import ListFilterSet, QueryFilterSet
-from apps.common.middleware import READ_METHODS, method_not_allowed
-from apps.common.pagination import Anchor, link_header, next_link
-from apps.common.query import parse_query_string
+from apps.common.errors import NotFound
+from apps.common.ledger.codecs import format_timestamp
+from apps.common.query.filtersets import ListFilterSet, QueryFilterSet
+from apps.common.query.pagination import link_header, page_link
+from apps.common.query.params import QueryParams
 
 DEFAULT_CACHE_CONTROL = "public, max-age=1"
 
@@ -36,8 +36,7 @@ class AcyclicViewMixin:
     DRF links the view, its request and its response both ways (renderer and parser
     contexts, `view.request`, `view.response`, the handlers of the action map bound to the
     view). Left so, every request's objects form reference cycles that only the cyclic
-    garbage collector frees; that measured ~10 % of a request's CPU, in pauses of
-    milliseconds. Once the response is rendered none of these links is read again, so the
+    garbage collector frees, in pauses that land on other requests. Once the response is rendered none of these links is read again, so the
     view drops them. Every API view takes this mixin first, and with it `answer`, which
     renders an answer at once."""
 
@@ -55,8 +54,7 @@ class AcyclicViewMixin:
         """`data` as a 200 answer, rendered now by the route's renderer.
 
         DRF's `Response` defers rendering to the end of the request, through a template
-        response's machinery: constructing, finalizing and rendering one measured ~26 µs, where
-        a response built with its body takes ~5 (5 % of a single-row answer's CPU). The route
+        response's machinery, where a response built with its body needs none of it. The route
         answers the same bytes and headers; `data` stays on the response, as on DRF's, for
         `finalize_response`."""
         renderer = self.get_renderers()[0]
@@ -77,13 +75,14 @@ def represent(serializer: serializers.BaseSerializer, rows: Iterable) -> list:
 
 class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
     filterset_class: type[ListFilterSet]
+    # The route's selector: criteria in, the page's rows out.
+    selector: Callable[[object], list]
     detail_filterset_class: type[QueryFilterSet] = QueryFilterSet
     results_key: str
-    # For our OpenAPI document (see `apps.common.openapi`): the component schema of one
+    # For our OpenAPI document (see `apps.common.api.openapi`): the component schema of one
     # result, and the actions answering one object rather than a list.
     schema_item: str | None = None
     detail_actions: Sequence[str] = ("retrieve",)
-    pagination_anchors: Sequence[Anchor] = ()
     # action name -> Cache-Control of its successful answers
     cache_control: dict[str, str] = {}
     # Serve list answers from the list-route cache: True keeps them for the max-age
@@ -113,31 +112,38 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
         """Nothing to do up front: the API has no authentication classes (a user's larger
         `limit` is read by `MirrorApiMiddleware`), so DRF's eager `request.user` only costs."""
 
-    def query_params(self):
-        if not hasattr(self, "_query_params"):
-            self._query_params = parse_query_string(self.request.META.get("QUERY_STRING", ""))
+    def query_params(self, filterset_class: type[QueryFilterSet] = QueryFilterSet) -> QueryParams:
+        """The query string as `filterset_class`'s dialect reads it (the Node routes' by default)."""
+        dialect = filterset_class.dialect
+        if self.__dict__.get("_query_dialect") is not dialect:
+            self._query_params = filterset_class.read_query(self.request.META.get("QUERY_STRING", ""))
+            self._query_dialect = dialect
         return self._query_params
 
-    def get_filterset(self, filterset_class):
-        return filterset_class(self.query_params(), self.get_queryset(), request=self.request)
+    def query_filterset(self, filterset_class: type[QueryFilterSet]) -> QueryFilterSet:
+        """`filterset_class` over the request's query, read in its dialect."""
+        return filterset_class(self.query_params(filterset_class), request=self.request)
 
     def list(self, request, *args, **kwargs):
-        filterset = self.get_filterset(self.filterset_class)
-        rows = self.list_rows(filterset)
-        link = None
-        anchors = self.get_pagination_anchors(filterset)
-        if anchors and rows and len(rows) == filterset.limit_value:
-            link = next_link(request.path, filterset.params, filterset.order_value, anchors, rows[-1])
+        criteria = self.query_filterset(self.filterset_class).criteria(scope=self.scope())
+        rows = type(self).selector(criteria)  # a plain function of the class: no `self`
+        link = page_link(request.path, criteria, rows)
         data = {**self.list_envelope(rows), self.results_key: self.represent(rows), "links": {"next": link}}
         response = self.answer(data)
-        seconds = cache.time_to_live(
+        response.status_code = self.list_status(rows)
+        seconds = cache_policy.time_to_live(
             results_key=self.results_key,
             opted_in=self.list_cache,
             cache_control=self.cache_control.get("list", DEFAULT_CACHE_CONTROL),
         )
         if seconds > 0:
-            response.keep_for = cache.KeepFor(seconds, request.resolver_match.route)
+            response.keep_for = cache_policy.KeepFor(seconds, request.resolver_match.route)
         return response
+
+    def scope(self) -> tuple:
+        """The ids of the path a list is read under (`/accounts/{id}/rewards`), parsed: the
+        selector finds them in `criteria.scope`."""
+        return ()
 
     def represent(self, rows: list) -> list:
         """The rows in the route's serializer's representation."""
@@ -150,23 +156,18 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
         """One row (a detail route's) in the route's serializer's representation."""
         return self.represent([row])[0]
 
-    def list_rows(self, filterset) -> list:
-        """One page of rows; a route whose page is not one queryset reads it here
-        (validating the query first, as `filterset.qs` does)."""
-        return filterset.page_rows()
-
-    def get_pagination_anchors(self, filterset) -> Sequence[Anchor]:
-        """The anchors of `links.next`; none when the query names a single row."""
-        return self.pagination_anchors
-
     def list_envelope(self, rows: list) -> dict:
         """Top-level keys a route's list answer carries besides its results and links."""
         return {}
 
+    def list_status(self, rows: list) -> int:
+        """The status of a list answer: 200, unless the route's rows tell otherwise (a partial history's 206)."""
+        return 200
+
     def validate_detail_query(self) -> None:
-        if not self.query_params():
+        if not self.query_params(self.detail_filterset_class):
             return  # no parameter, nothing to refuse
-        self.detail_filterset_class(self.query_params(), request=self.request).validate()
+        self.query_filterset(self.detail_filterset_class).validate()
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

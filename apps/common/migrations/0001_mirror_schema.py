@@ -2,7 +2,7 @@ from django.db import migrations
 
 
 def create_mirror_schema(apps, schema_editor):
-    from apps.common.schema import ensure_mirror_schema
+    from apps.common.database.schema import ensure_mirror_schema
 
     ensure_mirror_schema(schema_editor.connection)
 

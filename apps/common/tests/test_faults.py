@@ -20,7 +20,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from apps.common.schema import SCHEMA_SQL
+from apps.common.database.schema import SCHEMA_SQL
 from apps.common.tests.production_server import PROJECT_DIR
 
 CLIENTS = 6

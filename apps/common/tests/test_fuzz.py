@@ -8,11 +8,14 @@ import pytest
 import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
-from werkzeug.test import Client
 from hypothesis import HealthCheck, given, seed, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
-from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
+from schemathesis.specs.openapi.checks import (
+    response_schema_conformance,
+    status_code_conformance,
+)
+from werkzeug.test import Client
 
 DEMO = Path(__file__).resolve().parents[3] / "fixtures" / "demo.json"
 EXAMPLES_PER_OPERATION = 40

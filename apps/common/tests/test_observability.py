@@ -8,9 +8,9 @@ from django.db import connection
 from prometheus_client import REGISTRY
 
 from apps.blocks.tests.factories import create_record_files, record_file
+from apps.common.database.watch import watch
 from apps.common.observability import ObservabilityMiddleware, _OncePerSecond
-from apps.common.database_watch import watch
-from apps.common.tests.test_api_errors import record_file_locked_elsewhere
+from apps.common.tests.api.test_exceptions import record_file_locked_elsewhere
 
 
 @pytest.fixture

@@ -23,12 +23,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from apps.common.benchmark.routes import ROUTES, Samples, samples_for
-from apps.common.generator.ledger import TABLES, Layout
-from apps.common.generator.loader import django_conninfo, load_ledger
-from apps.common.codecs import parse_entity_id, parse_timestamp
-from apps.common.handlers import MirrorWSGIHandler, wsgi_environ
-from apps.common.schema import mirror_tables
+from apps.common.database.schema import mirror_tables
+from apps.common.ledger.codecs import parse_entity_id, parse_timestamp
+from apps.common.server.handlers import MirrorWSGIHandler, wsgi_environ
+from apps.devtools.benchmark.routes import ROUTES, Samples, samples_for
+from apps.devtools.generator.ledger import TABLES, Layout
+from apps.devtools.generator.loader import django_conninfo, load_ledger
 from apps.streams.feeds import AccountTransactionFeed, BlockFeed, TopicMessageFeed
 
 LAYOUT = Layout(transactions=40_000, accounts=4_000, seed=7)

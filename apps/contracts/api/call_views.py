@@ -9,9 +9,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.response import Response
 
-from apps.common.api.exceptions import DetailedError
 from apps.common.api.views import AcyclicViewMixin
-from apps.common.java import JavaQuery
+from apps.common.errors import DetailedError
+from apps.common.query.strict import read_booleans
 from apps.contracts.evm import schema  # noqa: F401  (registers the components documented below)
 from apps.contracts.evm.errors import BadRequest, Web3Error
 
@@ -82,13 +82,8 @@ class OpcodesViewSet(AcyclicViewMixin, viewsets.ViewSet):
 
         if "gzip" not in request.META.get("HTTP_ACCEPT_ENCODING", "").lower():
             raise Web3Error(406, "Accept-Encoding: gzip header is required")
-        query = JavaQuery(request.META.get("QUERY_STRING", ""))
         try:
-            tracer = Tracer(
-                stack=query.boolean("stack", True),
-                memory=query.boolean("memory", False),
-                storage=query.boolean("storage", False),
-            )
+            tracer = Tracer(**read_booleans(request.META.get("QUERY_STRING", ""), stack=True, memory=False, storage=False))
         except DetailedError as error:
             raise BadRequest(*(message["detail"] for message in error.messages)) from None
         return Response(

@@ -8,7 +8,7 @@
 - Ethereum amounts are stored in weibar; one tinybar is 10^10 weibar.
 """
 
-from apps.common.codecs import decode_entity_id
+from apps.common.ledger.codecs import decode_entity_id
 
 WEIBARS_PER_TINYBAR = 10**10
 _EMPTY_BLOOM = "0x" + "00" * 256

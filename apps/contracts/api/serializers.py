@@ -3,8 +3,15 @@ from rest_framework import serializers
 
 from apps.accounts.api.serializers import entity_expiry
 from apps.common.api.serializers import RowSerializer
-from apps.common.codecs import add_hex_prefix, decode_entity_id, encode_key, format_entity_id, format_timestamp, to_hex
-from apps.common.protobuf import protobuf_fields
+from apps.common.ledger.codecs import (
+    add_hex_prefix,
+    decode_entity_id,
+    encode_key,
+    format_entity_id,
+    format_timestamp,
+    to_hex,
+)
+from apps.common.ledger.protobuf import protobuf_fields
 from apps.contracts.api.encoding import (
     WEIBARS_PER_TINYBAR,
     bloom,
@@ -19,12 +26,7 @@ from apps.contracts.api.encoding import (
 )
 from apps.transactions.selectors import SUCCESS_RESULTS, result_name
 
-__all__ = ("ContractSerializer", "StateSerializer", "format_long_zero_address", "format_uint256")
-
-
 # --- Contracts and their state (`/contracts`, `/contracts/{id}`, `/contracts/{id}/state`) ------
-
-UINT256_HEX_DIGITS = 64
 
 
 def format_long_zero_address(encoded: int) -> str:
@@ -33,16 +35,9 @@ def format_long_zero_address(encoded: int) -> str:
     return f"0x{entity.shard:08x}{entity.realm:016x}{entity.num:016x}"
 
 
-def format_uint256(data: bytes | None) -> str | None:
-    """A 32-byte word, left-padded with zeros; empty bytes are zero."""
-    if data is None:
-        return None
-    return "0x" + bytes(data).hex().rjust(UINT256_HEX_DIGITS, "0")
-
-
 class ContractSerializer(RowSerializer):
-    """The `Contract` object, from a row of `selectors.contract_list`, or of
-    `selectors.contract_get` with its bytecodes."""
+    """The `Contract` object, from a row of `selectors.contracts.contract_list`, or of
+    `contract_get` with its bytecodes."""
 
     def to_representation(self, row):
         evm_address = row["evm_address"]
@@ -81,22 +76,15 @@ class StateSerializer(RowSerializer):
             "address": to_hex(evm_address) if evm_address else format_long_zero_address(row["contract_id"]),
             "contract_id": format_entity_id(row["contract_id"]),
             "timestamp": format_timestamp(row["modified_timestamp"]),
-            "slot": format_uint256(row["slot"]),
-            "value": format_uint256(row["value"]),
+            "slot": uint256(row["slot"]),
+            "value": uint256(row["value"]),
         }
 
 
 # --- Logs ---
 
-__all__ += ("ContractLogSerializer",)
-
 WORD_HEX_DIGITS = 64
 _ZERO_WORD = "0x" + "0" * WORD_HEX_DIGITS
-
-
-def _long_zero_address(encoded_id: int) -> str:
-    entity = decode_entity_id(encoded_id)
-    return f"0x{entity.shard:08x}{entity.realm:016x}{entity.num:016x}"
 
 
 def _word(data: bytes | None) -> str | None:
@@ -110,7 +98,9 @@ class ContractLogSerializer(RowSerializer):
     def to_representation(self, log):
         topics = (log["topic0"], log["topic1"], log["topic2"], log["topic3"])
         return {
-            "address": to_hex(log["evm_address"]) if log["evm_address"] else _long_zero_address(log["contract_id"]),
+            "address": (
+                to_hex(log["evm_address"]) if log["evm_address"] else format_long_zero_address(log["contract_id"])
+            ),
             "block_hash": add_hex_prefix(log["block_hash"]),
             "block_number": log["block_number"],
             "bloom": to_hex(log["bloom"]) or "0x",
@@ -125,7 +115,7 @@ class ContractLogSerializer(RowSerializer):
         }
 
 
-# --- contract results and actions (part B) ----------------------------------------------------
+# --- Contract results and actions ---
 
 _SENDER_ID_FIELD = 13  # ContractFunctionResult.sender_id
 _ALIAS_FIELD = 4  # AccountID.alias
@@ -331,5 +321,3 @@ class ContractActionSerializer(RowSerializer):
     def to_representation(self, instance):
         return contract_action(instance)
 
-
-# --- end contract results and actions ---------------------------------------------------------

@@ -4,6 +4,8 @@ from apps.common.api.routers import MirrorRouter
 from apps.contracts.api.call_views import contract_call_view, opcodes_view
 from apps.contracts.api.views import (
     AllContractLogViewSet,
+    AllContractResultViewSet,
+    ContractActionViewSet,
     ContractLogViewSet,
     ContractResultByTransactionViewSet,
     ContractResultViewSet,
@@ -25,15 +27,14 @@ log_routes = [
     ),
 ]
 
-# --- contract results and actions (part B) ----------------------------------------------------
+# --- Contract results and actions ---
 # Literal segments (`results`, `logs`, `actions`, `opcodes`) come before the `{id}` patterns they shadow.
 _results = ContractResultViewSet.as_view
-_by_transaction = ContractResultByTransactionViewSet.as_view
 results_urlpatterns = [
-    re_path(r"^contracts/results/?$", _results({"get": "list_all"}), name="contract-results"),
+    re_path(r"^contracts/results/?$", AllContractResultViewSet.as_view({"get": "list"}), name="contract-results"),
     re_path(
         r"^contracts/results/(?P<transaction_id_or_hash>(?!logs/?$)[^/]+)/actions/?$",
-        _by_transaction({"get": "actions"}),
+        ContractActionViewSet.as_view({"get": "list"}),
         name="contract-actions",
     ),
     re_path(r"^contracts/results/(?P<transaction_id_or_hash>[^/]+)/opcodes/?$", opcodes_view, name="contract-opcodes"),
@@ -43,7 +44,7 @@ results_urlpatterns = [
     ),
     re_path(
         r"^contracts/results/(?P<transaction_id_or_hash>(?!logs/?$)[^/]+)/?$",
-        _by_transaction({"get": "retrieve"}),
+        ContractResultByTransactionViewSet.as_view({"get": "retrieve"}),
         name="contract-result-by-transaction",
     ),
     re_path(

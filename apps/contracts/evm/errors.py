@@ -2,7 +2,7 @@
 
 from http import HTTPStatus
 
-from apps.common.api.exceptions import MirrorApiError
+from apps.common.errors import MirrorApiError
 
 
 def web3_message(message: str, detail: str = "", data: str = "") -> dict:

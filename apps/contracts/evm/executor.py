@@ -18,8 +18,8 @@ from eth_abi import decode
 
 from apps.contracts.evm.errors import ExecutionFailed, Web3Error
 from apps.contracts.evm.mirror import (
-    WEIBARS_PER_TINYBAR,
     TREASURY_NUM,
+    WEIBARS_PER_TINYBAR,
     Block,
     MirrorReader,
     block_by_hash,

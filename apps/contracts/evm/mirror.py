@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from apps.common.codecs import MAX_NUM, encode_entity_id
-from apps.common.database import statement_cursor
+from apps.common.database.connections import statement_cursor
+from apps.common.ledger.codecs import MAX_NUM, encode_entity_id
 
 ZERO_ADDRESS = bytes(20)
 DELEGATION_PREFIX = b"\xef\x01\x00"

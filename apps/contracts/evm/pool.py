@@ -6,7 +6,7 @@ Under `scripts/run-server` a pool of `WEB3["EXECUTORS"]` executor processes runs
 instead (`python -m apps.contracts.evm`, started with the server, one machine-wide
 pool, at a lower CPU priority than the workers), and a worker hands each job over a Unix
 socket in `WEB3["EXECUTOR_DIR"]` and waits for the answer with the interpreter lock
-released, on one of its side lanes (`apps.common.lanes`), while its read threads go on
+released, on one of its side lanes (`apps.common.server.lanes`), while its read threads go on
 serving.
 
 - Admission: a job takes a free executor by an exclusive `flock` on its slot file (the
@@ -40,14 +40,15 @@ import orjson
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-from apps.common.api.exceptions import MirrorApiError, error_body
-from apps.common.lanes import give_side_lane, holds_side_lane, take_side_lane
+from apps.common.api.exceptions import error_body
+from apps.common.errors import MirrorApiError
+from apps.common.server.lanes import give_side_lane, holds_side_lane, take_side_lane
 from apps.contracts.evm.errors import TimedOut, TooManyRequests, Web3Error
 
 logger = logging.getLogger(__name__)
 
 BUSY = "Too many concurrent contract executions"
-# The answer of a call that finds no side lane free, before its body is read (apps.common.lanes).
+# The answer of a call that finds no side lane free, before its body is read (apps.common.server.lanes).
 BUSY_ANSWER = orjson.dumps(error_body(*TooManyRequests(BUSY).messages))
 # How long a job may wait for a free executor: a short call frees one within milliseconds,
 # a long one only after seconds, for which the client had better hear 429 now.
@@ -78,7 +79,7 @@ def execute(function: str, *args, admit: Callable[[], None], **kwargs):
     if not directory:
         admit()
         return import_string(function)(*args, **kwargs)
-    # Under the server, the request took its side lane before its body was read (apps.common.lanes).
+    # Under the server, the request took its side lane before its body was read (apps.common.server.lanes).
     lane_taken_here = not holds_side_lane()
     if lane_taken_here and not take_side_lane():
         raise TooManyRequests(BUSY)

@@ -8,8 +8,7 @@ contract call's amount is tinybars.
 
 import re
 
-from apps.common.codecs import encode_entity_id, format_entity_id
-from apps.contracts import selectors
+from apps.common.ledger.codecs import encode_entity_id, format_entity_id
 from apps.contracts.evm.errors import BadRequest, Web3Error
 from apps.contracts.evm.executor import CallTransaction, Execution
 from apps.contracts.evm.mirror import (
@@ -22,6 +21,7 @@ from apps.contracts.evm.mirror import (
 )
 from apps.contracts.evm.request import BlockSelector
 from apps.contracts.evm.tracer import Tracer
+from apps.contracts.selectors import contract_transactions
 
 _HASH = re.compile(r"^(0x)?([0-9A-Fa-f]{64})$")
 _TRANSACTION_ID = re.compile(r"^(\d+)\.(\d+)\.(\d+)-(\d{1,19})-(\d{1,9})$")
@@ -59,7 +59,7 @@ def consensus_timestamp_of(transaction_id_or_hash: str) -> int:
     if not text:
         raise BadRequest("Missing transaction ID or hash")
     if match := _HASH.match(text):
-        key = selectors.contract_transaction_by_hash(transaction_hash=bytes.fromhex(match.group(2)))
+        key = contract_transactions.contract_transaction_by_hash(transaction_hash=bytes.fromhex(match.group(2)))
         if key is None:
             raise Web3Error(404, f"Contract transaction hash not found: {text}")
         return key.consensus_timestamp
@@ -69,7 +69,7 @@ def consensus_timestamp_of(transaction_id_or_hash: str) -> int:
         key = None
         if valid_start < 1 << 63:
             payer = encode_entity_id(shard, realm, num)
-            key = selectors.contract_transaction_by_id(payer=payer, valid_start=valid_start, nonce=0)
+            key = contract_transactions.contract_transaction_by_id(payer=payer, valid_start=valid_start, nonce=0)
         if key is None:
             raise Web3Error(404, f"Transaction not found: {text}")
         return key.consensus_timestamp

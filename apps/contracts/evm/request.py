@@ -9,11 +9,10 @@ from dataclasses import dataclass
 import orjson
 from django.conf import settings
 
-from apps.common.codecs import encode_entity_id
+from apps.common.ledger.codecs import MAX_LONG, encode_entity_id
 from apps.contracts.evm.errors import BadRequest
 from apps.contracts.evm.mirror import long_zero_address
 
-MAX_LONG = (1 << 63) - 1
 _BLOCK_TAG = re.compile(r"^(earliest|finalized|latest|pending|safe)$", re.IGNORECASE)
 _BLOCK_DECIMAL = re.compile(r"^\d{1,20}$")
 _BLOCK_HEX_NUMBER = re.compile(r"^0x[0-9a-f]{1,16}$", re.IGNORECASE)

@@ -1,6 +1,15 @@
 """OpenAPI components of `POST /contracts/call` and the opcode traces (names as the upstream's)."""
 
-from apps.common.openapi import array, boolean, integer, nullable, obj, ref, register_schemas, string
+from apps.common.api.openapi import (
+    array,
+    boolean,
+    integer,
+    nullable,
+    obj,
+    ref,
+    register_schemas,
+    string,
+)
 
 HEX = string(format="binary", pattern=r"^0x[0-9a-fA-F]*$")
 ADDRESS = string(format="binary", pattern=r"^(0x)?[A-Fa-f0-9]{40}$")

@@ -16,7 +16,12 @@ from eth.vm.forks.prague.computation import PragueComputation
 from eth_hash.auto import keccak
 
 from apps.contracts.evm.errors import TimedOut
-from apps.contracts.evm.mirror import MINIMUM_PAYER_BALANCE, WEIBARS_PER_TINYBAR, Account, MirrorReader
+from apps.contracts.evm.mirror import (
+    MINIMUM_PAYER_BALANCE,
+    WEIBARS_PER_TINYBAR,
+    Account,
+    MirrorReader,
+)
 from apps.contracts.evm.precompiles import time_bounded
 from apps.contracts.evm.system import SYSTEM_CONTRACTS, call_token
 

@@ -18,7 +18,7 @@ from eth.exceptions import Revert
 from eth_abi import decode, encode
 from eth_hash.auto import keccak
 
-from apps.common.codecs import MAX_LONG
+from apps.common.ledger.codecs import MAX_LONG
 from apps.contracts.evm.errors import ExecutionFailed, NotSupported
 from apps.contracts.evm.mirror import Account, long_zero_address
 

@@ -5,7 +5,7 @@ import time
 import orjson
 import pytest
 
-from apps.common.fixtures import empty_mirror_tables
+from apps.common.database.fixtures import empty_mirror_tables
 from apps.contracts.tests.evm_ledger import load_ledger
 
 

@@ -13,7 +13,7 @@ from django.conf import settings
 from eth_abi import encode
 from eth_hash.auto import keccak
 
-from apps.common.fixtures import load_rows
+from apps.common.database.fixtures import load_rows
 from apps.network.tests.factories import create_file_data, exchange_rate_set
 
 CONTRACTS = json.loads((Path(settings.BASE_DIR) / "fixtures" / "contracts" / "contracts.json").read_text())

@@ -161,7 +161,7 @@ def test_a_call_at_an_older_block_sees_older_storage(client, block, expected):
 
 
 def test_a_contract_created_after_the_block_is_not_found(client):
-    from apps.common.fixtures import load_rows
+    from apps.common.database.fixtures import load_rows
 
     load_rows({"entity": [{"id": 4001, "num": 4001, "realm": 0, "shard": 0, "memo": "", "type": "CONTRACT",
                            "decline_reward": False, "timestamp_range": "[1700000010000000000,)"}]}, source="test")
@@ -519,7 +519,7 @@ def test_a_zero_delegation_is_no_delegation(client):
 
 def test_an_older_block_sees_the_balance_of_its_snapshot_plus_later_transfers(client):
     from apps.accounts.tests.factories import create_account_balances
-    from apps.common.fixtures import load_rows
+    from apps.common.database.fixtures import load_rows
     from apps.contracts.tests.evm_ledger import BLOCKS
 
     snapshot = BLOCKS[1][0]
@@ -548,8 +548,11 @@ def test_an_older_block_sees_the_balance_of_its_snapshot_plus_later_transfers(cl
 def test_token_reads_at_an_older_block_see_the_token_and_balances_then(client):
     from django.db import connection
 
-    from apps.accounts.tests.factories import create_account_balances, create_token_balances
-    from apps.common.fixtures import load_rows
+    from apps.accounts.tests.factories import (
+        create_account_balances,
+        create_token_balances,
+    )
+    from apps.common.database.fixtures import load_rows
     from apps.contracts.tests.evm_ledger import BLOCKS
 
     renamed = BLOCKS[2][0]

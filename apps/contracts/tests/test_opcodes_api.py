@@ -7,7 +7,7 @@ import orjson
 import pytest
 from django.test import Client
 
-from apps.common.fixtures import empty_mirror_tables, load_rows
+from apps.common.database.fixtures import empty_mirror_tables, load_rows
 from apps.contracts.evm import throttle
 from apps.contracts.tests.evm_ledger import (
     BLOCKS,

@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from apps.common.lanes import ThreadLanes
+from apps.common.server.lanes import ThreadLanes
 from apps.contracts.evm import pool
 from apps.contracts.evm.errors import TimedOut, TooManyRequests
 

@@ -10,8 +10,10 @@ from eth.vm.forks.prague.computation import PragueComputation
 from py_ecc import optimized_bls12_381 as bls
 
 # The EVM loads on first use: loaded with the tests, their timings measure execution alone.
-from apps.contracts.evm import executor  # noqa: F401
-from apps.contracts.evm import throttle
+from apps.contracts.evm import (
+    executor,  # noqa: F401
+    throttle,
+)
 from apps.contracts.evm.precompiles import GAS_PER_SECOND
 from apps.contracts.tests.evm_ledger import load_ledger
 

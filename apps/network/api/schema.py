@@ -1,6 +1,6 @@
-"""The component schemas of the network routes, for our OpenAPI document (`apps.common.openapi`)."""
+"""The component schemas of the network routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
-from apps.common.openapi import (
+from apps.common.api.openapi import (
     TIMESTAMP_RANGE_QUERY,
     array,
     boolean,
@@ -16,8 +16,13 @@ from apps.common.openapi import (
     register_schemas,
     string,
 )
-from apps.network.api.views import FEE_ESTIMATE_MODES, MAX_HIGH_VOLUME_THROTTLE
-from apps.network.filtersets import NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX, SUPPLY_TYPES
+from apps.network.filtersets import (
+    FEE_ESTIMATE_MODES,
+    MAX_HIGH_VOLUME_THROTTLE,
+    NODES_LIMIT_DEFAULT,
+    NODES_LIMIT_MAX,
+    SUPPLY_TYPES,
+)
 
 NULLABLE_INT64 = nullable(integer("int64"))
 UNSIGNED_INT64 = integer("int64", minimum=0)

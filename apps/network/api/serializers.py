@@ -2,16 +2,22 @@
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from apps.common.codecs import add_hex_prefix, encode_key, format_entity_id, format_timestamp
+from apps.common.api.serializers import RowSerializer
+from apps.common.ledger.codecs import (
+    add_hex_prefix,
+    encode_key,
+    format_entity_id,
+    format_timestamp,
+)
 from apps.network.protobuf import functionality_number
 from apps.network.selectors import Supply, SystemFile
 
 __all__ = (
     "TOTAL_SUPPLY",
+    "NetworkNodeSerializer",
     "exchange_rate_set",
     "hbars",
     "network_fees",
-    "network_node",
     "network_stake",
     "network_supply",
 )
@@ -122,34 +128,36 @@ def hbars(tinybars: int) -> str:
     return f"{Decimal(tinybars).scaleb(-8):.8f}"
 
 
-def network_node(row: dict) -> dict:
+class NetworkNodeSerializer(RowSerializer):
     """A node of `selectors.network_nodes`; stake and `node` columns are None without their rows."""
-    return {
-        "admin_key": encode_key(row["admin_key"]),
-        "associated_registered_nodes": list(row["associated_registered_nodes"] or ()),
-        "decline_reward": row["decline_reward"],
-        "description": row["description"],
-        "file_id": format_entity_id(row["file_id"]),
-        "grpc_proxy_endpoint": service_endpoint(row["grpc_proxy_endpoint"]),
-        "max_stake": unset_as_none(row["max_stake"]),
-        "memo": row["memo"],
-        "min_stake": unset_as_none(row["min_stake"]),
-        "node_account_id": format_entity_id(row["node_account_id"]),
-        # Stored as the hex text's bytes.
-        "node_cert_hash": add_hex_prefix(bytes(row["node_cert_hash"] or b"").decode("utf-8", errors="replace")),
-        "node_id": row["node_id"],
-        "public_key": add_hex_prefix(row["public_key"]),
-        "reward_rate_start": row["reward_rate"],
-        "service_endpoints": [service_endpoint(endpoint) for endpoint in row["service_endpoints"]],
-        "stake": row["stake"],
-        "stake_not_rewarded": unset_as_none(row["stake_not_rewarded"]),
-        "stake_rewarded": row["stake_rewarded"],
-        "staking_period": staking_period(row["staking_period"]),
-        "timestamp": {
-            "from": format_timestamp(row["start_consensus_timestamp"]),
-            "to": format_timestamp(row["end_consensus_timestamp"]),
-        },
-    }
+
+    def to_representation(self, row: dict) -> dict:
+        return {
+            "admin_key": encode_key(row["admin_key"]),
+            "associated_registered_nodes": list(row["associated_registered_nodes"] or ()),
+            "decline_reward": row["decline_reward"],
+            "description": row["description"],
+            "file_id": format_entity_id(row["file_id"]),
+            "grpc_proxy_endpoint": service_endpoint(row["grpc_proxy_endpoint"]),
+            "max_stake": unset_as_none(row["max_stake"]),
+            "memo": row["memo"],
+            "min_stake": unset_as_none(row["min_stake"]),
+            "node_account_id": format_entity_id(row["node_account_id"]),
+            # Stored as the hex text's bytes.
+            "node_cert_hash": add_hex_prefix(bytes(row["node_cert_hash"] or b"").decode("utf-8", errors="replace")),
+            "node_id": row["node_id"],
+            "public_key": add_hex_prefix(row["public_key"]),
+            "reward_rate_start": row["reward_rate"],
+            "service_endpoints": [service_endpoint(endpoint) for endpoint in row["service_endpoints"]],
+            "stake": row["stake"],
+            "stake_not_rewarded": unset_as_none(row["stake_not_rewarded"]),
+            "stake_rewarded": row["stake_rewarded"],
+            "staking_period": staking_period(row["staking_period"]),
+            "timestamp": {
+                "from": format_timestamp(row["start_consensus_timestamp"]),
+                "to": format_timestamp(row["end_consensus_timestamp"]),
+            },
+        }
 
 
 def service_endpoint(endpoint: dict | None) -> dict | None:

@@ -4,8 +4,9 @@ from apps.network.api.views import NetworkViewSet
 
 app_name = "network-api"
 
-# `network/fees` answers GET (gas prices from the fee schedule) and POST (fee estimation).
-METHODS = {"fees": {"get": "fees", "post": "estimate_fee"}}
+# `network/nodes` is the list; `network/fees` answers GET (gas prices from the fee schedule)
+# and POST (fee estimation).
+METHODS = {"nodes": {"get": "list"}, "fees": {"get": "fees", "post": "estimate_fee"}}
 
 urlpatterns = [
     re_path(

@@ -1,18 +1,21 @@
-import re
-
 from django.http import HttpResponse
-from rest_framework import viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.common.api.exceptions import DetailedError
-from apps.common.api.views import AcyclicViewMixin
-from apps.common.codecs import MAX_LONG
-from apps.common.java import JavaQuery, bad_request, conversion_error, java_next_link
-from apps.common.pagination import link_header
+from apps.common.api.views import AcyclicViewMixin, MirrorViewSet
+from apps.common.errors import DetailedError
+from apps.common.ledger.codecs import MAX_LONG
+from apps.common.query.strict import bad_request
 from apps.network import selectors
 from apps.network.api import serializers
-from apps.network.filtersets import node_criteria, supply_type, timestamp_bound, timestamp_comparisons
+from apps.network.filtersets import (
+    FeeEstimateFilterSet,
+    FeesFilterSet,
+    NodeFilterSet,
+    SupplyFilterSet,
+    TimestampBound,
+    TimestampFilterSet,
+)
 from apps.network.protobuf import parse_exchange_rate_set, parse_fee_schedules
 
 #
@@ -22,7 +25,7 @@ from apps.network.protobuf import parse_exchange_rate_set, parse_fee_schedules
 CACHE_CONTROL_NETWORK = "public, max-age=60"
 
 
-def system_file(file_num: int, bound, parse) -> selectors.SystemFile:
+def system_file(file_num: int, bound: TimestampBound, parse) -> selectors.SystemFile:
     found = selectors.latest_system_file(
         file_num,
         lower=0 if bound.lower is None else bound.lower,
@@ -34,15 +37,24 @@ def system_file(file_num: int, bound, parse) -> selectors.SystemFile:
     return found
 
 
-class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
-    """Errors as the Java service words them; every answer cached for a minute."""
+class NetworkViewSet(MirrorViewSet):
+    """`/network/nodes` is the list; the other routes answer one object, their query read
+    by a FilterSet of the strict dialect too. Every answer is cached for a minute."""
+
+    filterset_class = NodeFilterSet
+    selector = selectors.network_nodes
+    serializer_class = serializers.NetworkNodeSerializer
+    results_key = "nodes"
+    cache_control = {
+        action: CACHE_CONTROL_NETWORK for action in ("list", "exchangerate", "fees", "stake", "supply", "estimate_fee")
+    }
 
     # What each route reads from its query, for our OpenAPI document.
     query_parameters = {
         "estimate_fee": ("high_volume_throttle", "mode"),
         "exchangerate": ("timestamp",),
         "fees": ("order", "timestamp"),
-        "nodes": ("file.id", "limit", "node.id", "order"),
+        "list": ("file.id", "limit", "node.id", "order"),
         "stake": (),
         "supply": ("q", "timestamp"),
     }
@@ -60,37 +72,18 @@ class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
         return _estimate_fee(request._request)
 
     def exchangerate(self, request):
-        query = JavaQuery(request.META.get("QUERY_STRING", ""))
-        bound = timestamp_bound(query, timestamp_comparisons(query))
+        bound = self.query_filterset(TimestampFilterSet).timestamp_bound
         rates = system_file(selectors.EXCHANGE_RATE_FILE, bound, parse_exchange_rate_set)
         return self.answer(serializers.exchange_rate_set(rates.data, rates.consensus_timestamp))
 
     def fees(self, request):
-        query = JavaQuery(request.META.get("QUERY_STRING", ""))
-        comparisons = timestamp_comparisons(query)
-        order = query.order()
-        bound = timestamp_bound(query, comparisons)
+        query = self.query_filterset(FeesFilterSet)
+        bound = query.timestamp_bound
         schedules = system_file(selectors.FEE_SCHEDULE_FILE, bound, parse_fee_schedules)
         rates = system_file(selectors.EXCHANGE_RATE_FILE, bound, parse_exchange_rate_set)
         reference = schedules.consensus_timestamp if bound.upper is None else bound.upper
+        order = query.value("order", "asc")
         return self.answer(serializers.network_fees(schedules, rates, reference=reference, order=order))
-
-    def nodes(self, request):
-        query = JavaQuery(request.META.get("QUERY_STRING", ""))
-        criteria = node_criteria(query)
-        rows = selectors.network_nodes(criteria=criteria) if criteria is not None else []
-        link = None
-        if criteria is not None and rows:
-            link = java_next_link(
-                request.path,
-                query,
-                criteria.order,
-                [("node.id", str(rows[-1]["node_id"]))],
-                paged_params=("node.id",),
-                limit=criteria.limit,
-                count=len(rows),
-            )
-        return self.answer({"nodes": [serializers.network_node(row) for row in rows], "links": {"next": link}})
 
     def stake(self, request):
         stake = selectors.network_stake_latest()
@@ -99,26 +92,16 @@ class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
         return self.answer(serializers.network_stake(stake))
 
     def supply(self, request):
-        query = JavaQuery(request.META.get("QUERY_STRING", ""))
-        comparisons = timestamp_comparisons(query)
-        kind = supply_type(query)
-        bound = timestamp_bound(query, comparisons)
+        query = self.query_filterset(SupplyFilterSet)
+        bound = query.timestamp_bound
         supply = selectors.unreleased_supply(lower=bound.lower, upper=bound.upper)
         if supply.consensus_timestamp == 0:
             raise DetailedError(404, "Network supply not found")
+        kind = query.value("q")
         if kind is None:
             return self.answer(serializers.network_supply(supply))
         tinybars = serializers.TOTAL_SUPPLY if kind == "totalcoins" else serializers.TOTAL_SUPPLY - supply.unreleased
         return HttpResponse(serializers.hbars(tinybars), content_type="text/plain;charset=UTF-8")
-
-    def finalize_response(self, request, response, *args, **kwargs):
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if 200 <= response.status_code < 300:
-            response["Cache-Control"] = CACHE_CONTROL_NETWORK
-            next_link = (getattr(response, "data", None) or {}).get("links", {}).get("next")
-            if next_link:
-                response["Link"] = link_header(next_link)
-        return response
 
 
 #
@@ -128,10 +111,6 @@ class NetworkViewSet(AcyclicViewMixin, viewsets.ViewSet):
 FEE_ESTIMATE_MEDIA_TYPES = frozenset(NetworkViewSet.request_media_types["estimate_fee"])
 FEE_ESTIMATE_MAX_BODY = 1024 * 1024
 FEE_ESTIMATE_CACHE_CONTROL = "public, max-age=60"
-FEE_ESTIMATE_MODES = ("INTRINSIC", "STATE")
-MAX_HIGH_VOLUME_THROTTLE = 10_000
-_JAVA_INT = re.compile(r"[+-]?[0-9]+")
-_JAVA_HEX_INT = re.compile(r"([+-]?)(?:0[xX]|#)([0-9a-fA-F]+)")
 
 
 class FeeEstimateView(AcyclicViewMixin, APIView):
@@ -139,13 +118,8 @@ class FeeEstimateView(AcyclicViewMixin, APIView):
 
     def post(self, request):
         body = _request_body(request)
-        query = JavaQuery(request.META.get("QUERY_STRING", ""))
-        state_mode = _estimate_mode(query.single("mode")) == "STATE"
-        throttle = _java_int(query.single("high_volume_throttle"), "high_volume_throttle")
-        if throttle < 0:
-            raise bad_request("highVolumeThrottle must be greater than or equal to 0")
-        if throttle > MAX_HIGH_VOLUME_THROTTLE:
-            raise bad_request(f"highVolumeThrottle must be less than or equal to {MAX_HIGH_VOLUME_THROTTLE}")
+        query = FeeEstimateFilterSet(FeeEstimateFilterSet.read_query(request.META.get("QUERY_STRING", "")))
+        state_mode, throttle = query.state_mode, query.throttle
         # Imported on the first estimate: the SDK's import is slow and no other route needs it.
         from apps.network.fee_estimation import estimate_fees, parse_transaction
         from apps.network.fee_schedule import current_simple_fee_schedule
@@ -189,37 +163,6 @@ def _spring_media_type(content_type: str) -> str:
         if equals:
             printed.append(f"{name.strip()}={value.strip()}")
     return ";".join(printed)
-
-
-def _estimate_mode(text: str | None) -> str:
-    """As Spring's lenient enum binding reads it: the exact name, or the same letters and
-    digits in any case (`state`, `S-t_ate`)."""
-    if text is None or not text.strip():
-        return "INTRINSIC"
-    text = text.strip()
-    if text in FEE_ESTIMATE_MODES:
-        return text
-    letters = "".join(character for character in text if character.isalnum()).lower()
-    for mode in FEE_ESTIMATE_MODES:
-        if mode.lower() == letters:
-            return mode
-    raise conversion_error("mode")
-
-
-def _java_int(text: str | None, name: str) -> int:
-    """A Java int as Spring converts it: whitespace anywhere ignored, decimal or `0x`/`#` hex."""
-    if text is None:
-        return 0
-    text = "".join(text.split())
-    if hex_match := _JAVA_HEX_INT.fullmatch(text):
-        value = int(hex_match[2], 16) * (-1 if hex_match[1] == "-" else 1)
-    elif _JAVA_INT.fullmatch(text):
-        value = int(text)
-    else:
-        raise conversion_error(name)
-    if not -(1 << 31) <= value < 1 << 31:
-        raise conversion_error(name)
-    return value
 
 
 _estimate_fee = FeeEstimateView.as_view()

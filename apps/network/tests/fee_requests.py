@@ -1,6 +1,10 @@
 """Protobuf transactions for the fee estimation tests, built as FEES.md §10.2 builds them."""
 
-from hiero_sdk_python.hapi.services import basic_types_pb2, transaction_contents_pb2, transaction_pb2
+from hiero_sdk_python.hapi.services import (
+    basic_types_pb2,
+    transaction_contents_pb2,
+    transaction_pb2,
+)
 
 
 def body(**operation) -> transaction_pb2.TransactionBody:

@@ -4,11 +4,27 @@ import pytest
 from hiero_sdk_python.hapi.fees import fee_schedule_pb2
 from hiero_sdk_python.hapi.services import transaction_contents_pb2, transaction_pb2
 
-from apps.common.api.exceptions import DetailedError
-from apps.network.fee_estimation import estimate_fees, high_volume_multiplier, parse_transaction
+from apps.common.errors import DetailedError
+from apps.network.fee_estimation import (
+    estimate_fees,
+    high_volume_multiplier,
+    parse_transaction,
+)
 from apps.network.fee_schedule import SimpleFeeSchedule, parse_simple_fee_schedule
-from apps.network.tests.fee_requests import account, body, ed, extra, hbar, signature_map, signed
-from apps.network.tests.genesis_fee_schedule import genesis_fee_schedule, service_definition, set_high_volume_rates
+from apps.network.tests.fee_requests import (
+    account,
+    body,
+    ed,
+    extra,
+    hbar,
+    signature_map,
+    signed,
+)
+from apps.network.tests.genesis_fee_schedule import (
+    genesis_fee_schedule,
+    service_definition,
+    set_high_volume_rates,
+)
 
 GENESIS = SimpleFeeSchedule(genesis_fee_schedule())
 ZERO = {

@@ -1,5 +1,11 @@
 from apps.common.api.serializers import RowSerializer
-from apps.common.codecs import encode_key, format_entity_id, format_timestamp, to_base64, to_sql_base64
+from apps.common.ledger.codecs import (
+    encode_key,
+    format_entity_id,
+    format_timestamp,
+    to_base64,
+    to_sql_base64,
+)
 
 __all__ = ("ScheduleSerializer",)
 

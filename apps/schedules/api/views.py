@@ -1,9 +1,8 @@
 
 from apps.common import clock
-from apps.common.api.exceptions import InvalidArgument, NotFound
 from apps.common.api.views import MirrorViewSet
-from apps.common.codecs import format_entity_id, parse_entity_id, parse_id_or_any_address
-from apps.common.pagination import Anchor
+from apps.common.errors import InvalidArgument, NotFound
+from apps.common.ledger.codecs import parse_entity_id
 from apps.schedules import selectors
 from apps.schedules.api.serializers import ScheduleSerializer
 from apps.schedules.filtersets import ScheduleFilterSet
@@ -15,19 +14,11 @@ class ScheduleViewSet(MirrorViewSet):
     filterset_class = ScheduleFilterSet
     serializer_class = ScheduleSerializer
     results_key = "schedules"
+    selector = selectors.schedule_list
     list_cache = True
-    pagination_anchors = (
-        Anchor("schedule.id", "schedule_id", format=format_entity_id, parse=parse_id_or_any_address),
-    )
     cache_control = {"list": "public, max-age=10"}
     lookup_url_kwarg = "schedule_id"
     lookup_value_regex = "[^/]+"
-
-    def get_queryset(self):
-        return selectors.schedule_queryset()
-
-    def list_rows(self, filterset):
-        return selectors.with_entities_and_signatures(super().list_rows(filterset))
 
     def retrieve(self, request, schedule_id):
         try:

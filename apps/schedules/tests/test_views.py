@@ -5,7 +5,13 @@ from django.conf import settings
 from django.test import Client, override_settings
 
 from apps.common import clock
-from apps.schedules.tests.factories import ADMIN_KEY, CREATOR, SECOND, create_schedule, create_signature
+from apps.schedules.tests.factories import (
+    ADMIN_KEY,
+    CREATOR,
+    SECOND,
+    create_schedule,
+    create_signature,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
 """The component schemas of the status API (`/api/v2/*.json`, Statuspage's v2 shapes), for our
-OpenAPI document (`apps.common.openapi`). The upstream has no such routes: the names are ours."""
+OpenAPI document (`apps.common.api.openapi`). The upstream has no such routes: the names are ours."""
 
-from apps.common.openapi import (
+from apps.common.api.openapi import (
     array,
     boolean,
     integer,

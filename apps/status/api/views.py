@@ -12,8 +12,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.common.api.exceptions import NotFound
 from apps.common.api.views import AcyclicViewMixin
+from apps.common.errors import NotFound
 from apps.status import snapshots
 from apps.status.api.serializers import (
     ComponentSerializer,

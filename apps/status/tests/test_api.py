@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 from django.test import override_settings
-from jsonschema import Draft202012Validator
 from django.urls import clear_url_caches
+from jsonschema import Draft202012Validator
 
 from apps.common.clock import frozen_at
 from apps.status import services

@@ -3,7 +3,13 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from apps.status.live_checks import LiveState, MirrorReading, effective_state, live_state, read_mirror
+from apps.status.live_checks import (
+    LiveState,
+    MirrorReading,
+    effective_state,
+    live_state,
+    read_mirror,
+)
 from apps.status.models import Component, ComponentStatus, LiveCheck
 
 pytestmark = pytest.mark.django_db

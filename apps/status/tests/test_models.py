@@ -4,7 +4,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
-from apps.status.models import Component, ComponentStatus, LiveCheck, Maintenance, Page, new_id
+from apps.status.models import (
+    Component,
+    ComponentStatus,
+    LiveCheck,
+    Maintenance,
+    Page,
+    new_id,
+)
 
 pytestmark = pytest.mark.django_db
 

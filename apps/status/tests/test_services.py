@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import connections
 
 from apps.common.clock import frozen_at
-from apps.common.roles import ADMIN_DATABASE
+from apps.common.database.roles import ADMIN_DATABASE
 from apps.status import services
 from apps.status.models import (
     ComponentStatus,
@@ -307,7 +307,7 @@ def test_a_maintenance_opens_scheduled_with_the_maintenance_impact(now):
 
 @pytest.mark.django_db(transaction=True, databases=["default", ADMIN_DATABASE])
 def test_a_service_runs_in_a_transaction_of_the_connection_writing_the_page(settings):
-    settings.DATABASE_ROUTERS = ["apps.common.roles.AdminRouter"]
+    settings.DATABASE_ROUTERS = ["apps.common.database.roles.AdminRouter"]
     seen = []
 
     @services.in_one_transaction

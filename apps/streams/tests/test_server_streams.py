@@ -15,7 +15,7 @@ import pytest
 from django.db import connection
 
 from apps.blocks.tests.factories import create_record_files, record_file
-from apps.common.fixtures import empty_mirror_tables
+from apps.common.database.fixtures import empty_mirror_tables
 from apps.common.tests.production_server import free_port
 from apps.topics.tests.factories import SECOND
 

@@ -11,15 +11,18 @@ from django.test import Client
 
 from apps.accounts.tests.factories import create_entity
 from apps.blocks.tests.factories import create_record_files, record_file
-from apps.common.codecs import format_timestamp
-from apps.common.fixtures import empty_mirror_tables
+from apps.common.database.fixtures import empty_mirror_tables
+from apps.common.ledger.codecs import format_timestamp
 from apps.common.tests.production_server import free_port
 from apps.streams.feeds import BlockFeed, Event, StreamRequest
 from apps.streams.hub import Subscriber
 from apps.streams.server import BackgroundStreamServer, StreamSettings
 from apps.streams.tests.sse import SseClient
 from apps.topics.tests.factories import SECOND, create_message
-from apps.transactions.tests.factories import create_crypto_transfers, create_transaction
+from apps.transactions.tests.factories import (
+    create_crypto_transfers,
+    create_transaction,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,6 +1,6 @@
-"""The component schemas of the token routes, for our OpenAPI document (`apps.common.openapi`)."""
+"""The component schemas of the token routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
-from apps.common.openapi import (
+from apps.common.api.openapi import (
     array,
     boolean,
     integer,

@@ -1,14 +1,27 @@
+from apps.accounts.api.serializers import (
+    CryptoAllowanceSerializer,
+    format_timestamp_range,
+)
 from apps.common.api.serializers import RowSerializer
-from apps.common.codecs import encode_key, format_entity_id, format_timestamp, to_base64
+from apps.common.ledger.codecs import (
+    encode_key,
+    format_entity_id,
+    format_timestamp,
+    to_base64,
+)
 from apps.tokens.models import TokenType
 from apps.transactions.api.serializers import format_transaction_id
 from apps.transactions.selectors import transaction_type_name
 
 __all__ = (
+    "NftAllowanceSerializer",
     "NftSerializer",
     "NftTransactionSerializer",
+    "TokenAirdropSerializer",
+    "TokenAllowanceSerializer",
     "TokenBalanceSerializer",
     "TokenInfoSerializer",
+    "TokenRelationshipSerializer",
     "TokenSerializer",
 )
 
@@ -168,4 +181,54 @@ class NftTransactionSerializer(RowSerializer):
             "sender_account_id": format_entity_id(transfer.get("sender_account_id")),
             "transaction_id": format_transaction_id(row["payer_account_id"], row["valid_start_ns"]),
             "type": transaction_type_name(row["type"]),
+        }
+
+
+FREEZE_STATUSES = ("NOT_APPLICABLE", "FROZEN", "UNFROZEN")
+KYC_STATUSES = ("NOT_APPLICABLE", "GRANTED", "REVOKED")
+
+
+def _status(statuses: tuple[str, ...], value: int | None) -> str | None:
+    return None if value is None else statuses[value]
+
+
+class TokenAllowanceSerializer(CryptoAllowanceSerializer):
+    def to_representation(self, row):
+        return {**super().to_representation(row), "token_id": format_entity_id(row["token_id"])}
+
+
+class TokenRelationshipSerializer(RowSerializer):
+    def to_representation(self, row):
+        return {
+            "automatic_association": row["automatic_association"],
+            "balance": row["balance"],
+            "created_timestamp": format_timestamp(row["created_timestamp"]),
+            "decimals": row["decimals"],
+            "freeze_status": _status(FREEZE_STATUSES, row["effective_freeze_status"]),
+            "kyc_status": _status(KYC_STATUSES, row["effective_kyc_status"]),
+            "token_id": format_entity_id(row["token_id"]),
+        }
+
+
+class NftAllowanceSerializer(RowSerializer):
+    def to_representation(self, row):
+        return {
+            "approved_for_all": row["approved_for_all"],
+            "owner": format_entity_id(row["owner"]),
+            "spender": format_entity_id(row["spender"]),
+            "timestamp": format_timestamp_range(row["timestamp_range"]),
+            "token_id": format_entity_id(row["token_id"]),
+        }
+
+
+class TokenAirdropSerializer(RowSerializer):
+    def to_representation(self, row):
+        return {
+            "amount": row["amount"],
+            "receiver_id": format_entity_id(row["receiver_account_id"]),
+            "sender_id": format_entity_id(row["sender_account_id"]),
+            # A fungible airdrop has serial number 0.
+            "serial_number": row["serial_number"] or None,
+            "timestamp": format_timestamp_range(row["timestamp_range"]),
+            "token_id": format_entity_id(row["token_id"]),
         }

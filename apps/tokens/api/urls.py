@@ -1,5 +1,7 @@
 from django.urls import re_path
 
+from apps.common.api.routers import MirrorRouter
+from apps.tokens.api import account_views, airdrop_views
 from apps.tokens.api.views import (
     NftTransactionViewSet,
     NftViewSet,
@@ -31,3 +33,14 @@ urlpatterns = [
         name="nft-transaction-list",
     ),
 ]
+
+# Token lists under an account.
+_ACCOUNT = "accounts/(?P<id>[^/]+)"
+account_router = MirrorRouter()
+account_router.register(f"{_ACCOUNT}/nfts", account_views.AccountNftViewSet, basename="account-nft")
+account_router.register(f"{_ACCOUNT}/allowances/tokens", account_views.TokenAllowanceViewSet, basename="account-token-allowance")
+account_router.register(f"{_ACCOUNT}/tokens", account_views.TokenRelationshipViewSet, basename="account-token")
+account_router.register(f"{_ACCOUNT}/allowances/nfts", airdrop_views.NftAllowanceViewSet, basename="account-nft-allowance")
+account_router.register(f"{_ACCOUNT}/airdrops/outstanding", airdrop_views.OutstandingAirdropViewSet, basename="account-airdrop-outstanding")
+account_router.register(f"{_ACCOUNT}/airdrops/pending", airdrop_views.PendingAirdropViewSet, basename="account-airdrop-pending")
+urlpatterns += account_router.urls

@@ -2,7 +2,15 @@ from django.db.backends.postgresql.psycopg_any import NumericRange as Range
 
 from apps.accounts.models import EntityHistory
 from apps.accounts.tests.factories import create_entity
-from apps.tokens.models import CustomFee, CustomFeeHistory, Nft, NftHistory, Token, TokenHistory, TokenType
+from apps.tokens.models import (
+    CustomFee,
+    CustomFeeHistory,
+    Nft,
+    NftHistory,
+    Token,
+    TokenHistory,
+    TokenType,
+)
 
 SECOND = 1_000_000_000
 T = 1_700_000_000 * SECOND

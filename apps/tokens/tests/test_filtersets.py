@@ -1,16 +1,13 @@
 import pytest
 
-from apps.common.api.exceptions import InvalidArgument
-from apps.common.filters import Comparison
+from apps.accounts.filtersets import parse_entity_id_or_num_alias
+from apps.common.errors import InvalidArgument
+from apps.common.query.comparisons import Comparison
 from apps.tokens.filtersets import (
     TokenBalanceFilterSet,
     TokenDetailFilterSet,
     TokenFilterSet,
-    parse_equals,
-    parse_token_id,
 )
-from apps.tokens.models import Token
-from apps.tokens.selectors import TokenBalanceListFilter
 
 
 @pytest.mark.parametrize(
@@ -24,7 +21,7 @@ from apps.tokens.selectors import TokenBalanceListFilter
     ],
 )
 def test_token_ids(text, expected):
-    assert parse_token_id(text) == expected
+    assert parse_entity_id_or_num_alias(text) == expected
 
 
 @pytest.mark.parametrize(
@@ -32,25 +29,18 @@ def test_token_ids(text, expected):
 )
 def test_invalid_token_ids(text):
     with pytest.raises(ValueError):
-        parse_token_id(text)
-
-
-def test_equals_operand():
-    assert parse_equals("eq:0.0.5") == "0.0.5"
-    assert parse_equals("0.0.5") == "0.0.5"
-    with pytest.raises(ValueError):
-        parse_equals("gt:0.0.5")
+        parse_entity_id_or_num_alias(text)
 
 
 @pytest.mark.parametrize(
     ("params", "paged"), [({}, True), ({"token.id": ["1"]}, True), ({"name": ["coin"]}, False)]
 )
 def test_name_search_is_not_paged(params, paged):
-    assert TokenFilterSet(params, Token.objects.none()).paged is paged
+    assert bool(TokenFilterSet(params).criteria().anchors) is paged
 
 
 def test_name_combinations_are_rejected_before_values():
-    filterset = TokenFilterSet({"name": ["x"], "token.id": ["bad"], "limit": ["bad"]}, Token.objects.none())
+    filterset = TokenFilterSet({"name": ["x"], "token.id": ["bad"], "limit": ["bad"]})
 
     with pytest.raises(InvalidArgument) as raised:
         filterset.validate()
@@ -71,10 +61,10 @@ def test_name_combinations_are_rejected_before_values():
 def test_token_as_of(values, expected):
     params = {"timestamp": values} if values else {}
 
-    assert TokenDetailFilterSet(params, Token.objects.none()).as_of() == expected
+    assert TokenDetailFilterSet(params).as_of() == expected
 
 
-def test_token_balance_list_filter():
+def test_token_balance_criteria():
     params = {
         "account.id": ["gt:0.0.5"],
         "account.balance": ["0"],
@@ -82,13 +72,12 @@ def test_token_balance_list_filter():
         "limit": ["2"],
     }
 
-    criteria = TokenBalanceFilterSet(params, Token.objects.none()).list_filter(1001)
+    criteria = TokenBalanceFilterSet(params).criteria(scope=(1001,))
 
-    assert criteria == TokenBalanceListFilter(
-        token_id=1001,
-        accounts=(Comparison("gt", 5),),
-        balances=(Comparison("eq", 0),),
-        public_key="cd" * 32,
-        limit=2,
-        order="desc",
-    )
+    assert criteria.scope == (1001,)
+    assert criteria["account.id"] == (Comparison("gt", 5),)
+    assert criteria["account.balance"] == (Comparison("eq", 0),)
+    # The selector reads the last public key.
+    assert criteria["account.publickey"][-1].value == "cd" * 32
+    assert criteria["timestamp"] == ()
+    assert (criteria.limit, criteria.order) == (2, "desc")

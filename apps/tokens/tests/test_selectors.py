@@ -1,9 +1,21 @@
 import pytest
 
-from apps.accounts.tests.factories import create_account_balances, create_token_account, create_token_balances
-from apps.common.filters import Comparison
+from apps.accounts.tests.factories import (
+    create_account_balances,
+    create_token_account,
+    create_token_balances,
+)
+from apps.common import clock
 from apps.tokens import selectors
-from apps.tokens.tests.factories import SECOND, T, create_nft, create_nft_history, create_token, create_token_history
+from apps.tokens.filtersets import TokenBalanceFilterSet
+from apps.tokens.tests.factories import (
+    SECOND,
+    T,
+    create_nft,
+    create_nft_history,
+    create_token,
+    create_token_history,
+)
 from apps.transactions.tests.factories import create_transaction
 
 pytestmark = pytest.mark.django_db
@@ -50,13 +62,11 @@ def test_token_balance_list():
     create_token_balances(SNAPSHOT - SECOND, 5, {1001: 1})
     create_token_balances(SNAPSHOT, 5, {1001: 2})
 
-    current = selectors.token_balance_list(
-        criteria=selectors.TokenBalanceListFilter(token_id=1001, order="asc"), now=SNAPSHOT
-    )
-    snapshot = selectors.token_balance_list(
-        criteria=selectors.TokenBalanceListFilter(token_id=1001, timestamps=(Comparison("lte", SNAPSHOT),)),
-        now=SNAPSHOT,
-    )
+    with clock.frozen_at(SNAPSHOT):
+        current = selectors.token_balance_list(TokenBalanceFilterSet({"order": ["asc"]}).criteria(scope=(1001,)))
+        snapshot = selectors.token_balance_list(
+            TokenBalanceFilterSet({"timestamp": ["lte:1566560003"]}).criteria(scope=(1001,))
+        )
 
     assert [(row["account_id"], row["balance"], row["decimals"]) for row in current] == [(5, 50, 4), (6, 60, 4)]
     assert snapshot == [{"account_id": 5, "balance": 2, "consensus_timestamp": SNAPSHOT, "decimals": 4}]
@@ -72,7 +82,7 @@ def test_nft_transaction_list_picks_the_nft_transfer():
     ])
     create_transaction(T + 2, nft_transfer=[{"token_id": 1500, "serial_number": 1, "sender_account_id": 8}])
 
-    rows = selectors.nft_transaction_list(token_id=1500, serial_number=1, timestamps=(), limit=1, order="asc")
+    rows = selectors.nft_transactions(token_id=1500, serial_number=1, timestamps=(), limit=1, order="asc")
 
     assert [(row["consensus_timestamp"], row["type"], row["transfer"]) for row in rows] == [
         (T + 1, 37, {"token_id": 1500, "serial_number": 1, "receiver_account_id": 8})

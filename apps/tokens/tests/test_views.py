@@ -2,10 +2,15 @@ import pytest
 from django.db.backends.postgresql.psycopg_any import NumericRange as Range
 from django.test import Client
 
-from apps.accounts.models import Entity
-from apps.accounts.tests.factories import create_account_balances, create_entity, create_token_account, create_token_balances
+from apps.accounts.models import Entity, TokenAccount
+from apps.accounts.tests.factories import (
+    create_account_balances,
+    create_entity,
+    create_token_account,
+    create_token_balances,
+)
 from apps.common import clock
-from apps.tokens.models import TokenAccount
+from apps.common.query.filters import equals_only
 from apps.tokens.tests.factories import (
     SECOND,
     T,
@@ -691,6 +696,14 @@ def test_nft_transaction_errors(client, nft_history, url, expected):
 
 
 # --- Short forms: the token in `token.id` -----------------------------------------------------
+
+
+def test_short_form_token_id_takes_no_operator_but_eq():
+    assert equals_only(str)("eq:0.0.5") == "0.0.5"
+    assert equals_only(str)("0.0.5") == "0.0.5"
+    with pytest.raises(ValueError):
+        equals_only(str)("gt:0.0.5")
+
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,13 @@
 from rest_framework import serializers
 
 from apps.common.api.serializers import RowSerializer
-from apps.common.codecs import encode_entity_id, encode_key, format_entity_id, format_timestamp, to_base64
+from apps.common.ledger.codecs import (
+    encode_entity_id,
+    encode_key,
+    format_entity_id,
+    format_timestamp,
+    to_base64,
+)
 from apps.topics.filtersets import UTF8
 from apps.topics.protobuf import key_list_keys, transaction_id_fields
 from apps.topics.selectors import TopicDetails

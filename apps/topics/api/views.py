@@ -1,67 +1,42 @@
+from django.http import HttpResponse
 
-from rest_framework import viewsets
-from rest_framework.response import Response
-
-from apps.common.api.exceptions import DetailedError, InvalidArgument, NotFound
-from apps.common.api.views import AcyclicViewMixin, MirrorViewSet
-from apps.common.codecs import (
-    format_timestamp,
+from apps.common.api.views import MirrorViewSet
+from apps.common.errors import DetailedError, InvalidArgument, NotFound
+from apps.common.ledger.codecs import (
     parse_entity_id,
     parse_positive_long,
     parse_timestamp,
 )
-from apps.common.java import conversion_error, parse_java_entity_id
-from apps.common.pagination import Anchor
-from apps.common.scoped_pages import ScopedPages
+from apps.common.query.strict import conversion_error, parse_java_entity_id
 from apps.topics import selectors
 from apps.topics.api.serializers import TopicMessageSerializer, TopicSerializer
-from apps.topics.filtersets import TopicMessageFilterSet
-from apps.topics.models import TopicMessage
+from apps.topics.filtersets import TopicMessageFilterSet, requested_encoding
 
 CACHE_CONTROL_MESSAGE = "public, max-age=600"
 CACHE_CONTROL_TOPIC = "public, max-age=5"
-
 
 
 def parse_topic_id(text: str) -> int:
     return parse_entity_id(text, allow_evm_address=False).encoded
 
 
-class TopicMessageViewSet(ScopedPages, MirrorViewSet):
+class TopicMessageViewSet(MirrorViewSet):
     filterset_class = TopicMessageFilterSet
     serializer_class = TopicMessageSerializer
     results_key = "messages"
+    selector = selectors.topic_message_list
     detail_actions = ("retrieve", "retrieve_by_timestamp")
-    pagination_anchors = (
-        Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),
-    )
     cache_control = {
         "retrieve": CACHE_CONTROL_MESSAGE,
         "retrieve_by_timestamp": CACHE_CONTROL_MESSAGE,
     }
 
-    def get_queryset(self):
-        if self.action != "list":
-            return TopicMessage.objects.none()
-        return selectors.topic_message_queryset(topic_id=self.topic_id)
-
-    def page_scope(self) -> tuple[int]:
-        return (self.topic_id,)
-
-    def scoped_queryset(self, topic_id):
-        return selectors.topic_message_queryset(topic_id=topic_id)
-
-    def list(self, request, topic_id):
-        self.topic_id = parse_path_segments(topic_id=topic_id)[0]
-        return super().list(request)
-
-    def list_rows(self, filterset):
-        rows = super().list_rows(filterset)
-        self.encoding = filterset.encoding_value
-        return rows
+    def scope(self) -> tuple[int]:
+        return tuple(parse_path_segments(topic_id=self.kwargs["topic_id"]))
 
     def get_serializer_context(self):
-        return {**super().get_serializer_context(), "encoding": getattr(self, "encoding", None)}
+        # A list's query passed validation; a message's route takes no parameter (base64).
+        return {**super().get_serializer_context(), "encoding": requested_encoding(self.query_params())}
 
     def retrieve(self, request, topic_id, sequence_number_or_timestamp):
         """By sequence number, or by consensus timestamp when the segment has a dot (`seconds.nanos`)."""
@@ -82,7 +57,7 @@ class TopicMessageViewSet(ScopedPages, MirrorViewSet):
         self.validate_detail_query()
         return self._message_response(selectors.topic_message_at(consensus_timestamp=timestamp))
 
-    def _message_response(self, message: dict | None) -> Response:
+    def _message_response(self, message: dict | None) -> HttpResponse:
         if message is None:
             raise NotFound()
         return self.answer(self.represent_one(message))
@@ -110,9 +85,12 @@ def parse_path_segments(
     return values
 
 
-class TopicViewSet(AcyclicViewMixin, viewsets.ViewSet):
+class TopicViewSet(MirrorViewSet):
     """`/topics/{topicId}`, which the upstream serves from its Java service: its errors carry
     the HTTP reason as the message and the cause as `detail`, and query parameters are ignored."""
+
+    serializer_class = TopicSerializer
+    cache_control = {"retrieve": CACHE_CONTROL_TOPIC}
 
     def retrieve(self, request, topic_id):
         try:
@@ -126,6 +104,4 @@ class TopicViewSet(AcyclicViewMixin, viewsets.ViewSet):
             raise DetailedError(404, "Entity not found")
         if details.custom_fee is None:
             raise DetailedError(404, "Custom fee for entity not found")
-        response = self.answer(TopicSerializer(details).data)
-        response["Cache-Control"] = CACHE_CONTROL_TOPIC
-        return response
+        return self.answer(self.represent_one(details))

@@ -2,7 +2,11 @@ import re
 
 import pytest
 
-from apps.topics.tests.factories import create_message, create_submitted_message, create_topic
+from apps.topics.tests.factories import (
+    create_message,
+    create_submitted_message,
+    create_topic,
+)
 
 pytestmark = pytest.mark.django_db
 

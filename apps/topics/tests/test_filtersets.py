@@ -1,9 +1,15 @@
 import pytest
 
-from apps.common.api.exceptions import InvalidArgument
-from apps.common.query import parse_query_string
-from apps.topics.filtersets import BASE64, UTF8, TopicMessageFilterSet, parse_encoding
-from apps.topics.selectors import topic_message_queryset
+from apps.common.errors import InvalidArgument
+from apps.common.query.params import parse_query_string
+from apps.topics.filtersets import (
+    BASE64,
+    UTF8,
+    TopicMessageFilterSet,
+    parse_encoding,
+    requested_encoding,
+)
+from apps.topics.selectors import topic_message_list, topic_message_page
 from apps.topics.tests.factories import create_message
 
 pytestmark = pytest.mark.django_db
@@ -12,11 +18,11 @@ TOPIC = 7
 
 
 def filterset(query: str) -> TopicMessageFilterSet:
-    return TopicMessageFilterSet(parse_query_string(query), topic_message_queryset(topic_id=TOPIC))
+    return TopicMessageFilterSet(parse_query_string(query))
 
 
 def sequence_numbers(query: str) -> list[int]:
-    return [message["sequence_number"] for message in filterset(query).qs]
+    return [message["sequence_number"] for message in topic_message_list(filterset(query).criteria(scope=(TOPIC,)))]
 
 
 @pytest.fixture
@@ -48,7 +54,7 @@ def test_sequence_number_bounds(messages, query, expected):
 
 
 def test_sequence_number_bound_becomes_a_timestamp_bound_on_the_topic():
-    sql = str(filterset("sequencenumber=gt:2").qs.query)
+    sql = str(topic_message_page(filterset("sequencenumber=gt:2").criteria(scope=(TOPIC,))).query)
 
     assert '"consensus_timestamp" >= (SELECT' in sql
     assert sql.count('"topic_id" = 7') == 2
@@ -62,7 +68,7 @@ def test_encoding_value(query, expected):
     messages_filter = filterset(query)
     messages_filter.validate()
 
-    assert messages_filter.encoding_value == expected
+    assert requested_encoding(messages_filter.params) == expected
 
 
 @pytest.mark.parametrize("text", ["utf-16", "hex", "gt:utf-8", ""])

@@ -1,7 +1,11 @@
 import pytest
 
 from apps.topics import selectors
-from apps.topics.tests.factories import create_message, create_submitted_message, create_topic
+from apps.topics.tests.factories import (
+    create_message,
+    create_submitted_message,
+    create_topic,
+)
 from apps.transactions.tests.factories import create_transaction
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,6 @@
-"""The component schemas of the transaction routes, for our OpenAPI document (`apps.common.openapi`)."""
+"""The component schemas of the transaction routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
-from apps.common.hapi import TRANSACTION_TYPES
-from apps.common.openapi import (
+from apps.common.api.openapi import (
     all_of,
     array,
     boolean,
@@ -16,6 +15,7 @@ from apps.common.openapi import (
     register_schemas,
     string,
 )
+from apps.common.ledger.hapi import TRANSACTION_TYPES
 
 register_schemas(
     # "UNKNOWN" names a type id this service does not know (`hapi.transaction_type_name`).

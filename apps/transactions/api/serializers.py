@@ -3,7 +3,7 @@
 
 
 from apps.common.api.serializers import RowSerializer
-from apps.common.codecs import (
+from apps.common.ledger.codecs import (
     MAX_LONG,
     decode_entity_id,
     encode_entity_id,
@@ -12,7 +12,7 @@ from apps.common.codecs import (
     format_timestamp,
     to_base64,
 )
-from apps.common.protobuf import protobuf_fields
+from apps.common.ledger.protobuf import protobuf_fields
 from apps.transactions.selectors import result_name, transaction_type_name
 
 __all__ = (

@@ -1,16 +1,19 @@
 import base64
 import re
 
-
 from apps.common import clock
-from apps.common.api.exceptions import InvalidArgument, NotFound
 from apps.common.api.views import MirrorViewSet, represent
-from apps.common.codecs import MAX_NUM, MAX_REALM, MAX_SHARD, encode_entity_id, format_timestamp, parse_timestamp
-from apps.common.pagination import Anchor
+from apps.common.errors import InvalidArgument, NotFound
+from apps.common.ledger.codecs import MAX_NUM, MAX_REALM, MAX_SHARD, encode_entity_id
 from apps.transactions import selectors
-from apps.transactions.api.serializers import TransactionDetailSerializer, TransactionSerializer
-from apps.transactions.filtersets import TransactionDetailFilterSet, TransactionFilterSet
-from apps.transactions.models import Transaction
+from apps.transactions.api.serializers import (
+    TransactionDetailSerializer,
+    TransactionSerializer,
+)
+from apps.transactions.filtersets import (
+    TransactionDetailFilterSet,
+    TransactionFilterSet,
+)
 
 INVALID_TRANSACTION_ID = (
     'Invalid Transaction id. Please use "shard.realm.num-sss-nnn" format where sss are seconds and nnn are nanoseconds'
@@ -28,21 +31,13 @@ class TransactionViewSet(MirrorViewSet):
     detail_filterset_class = TransactionDetailFilterSet
     serializer_class = TransactionSerializer
     results_key = "transactions"
-    pagination_anchors = (
-        Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),
-    )
+    selector = selectors.transaction_list
     cache_control = {"list": "public, max-age=2", "retrieve": "public, max-age=600"}
     lookup_url_kwarg = "transaction_id_or_hash"
     lookup_value_regex = "[^/]+"
 
-    def get_queryset(self):
-        return Transaction.objects.none()
-
-    def list_rows(self, filterset):
-        return selectors.transaction_list(criteria=filterset.list_filter())
-
     def retrieve(self, request, transaction_id_or_hash):
-        filterset = self.get_filterset(self.detail_filterset_class)
+        filterset = self.detail_filterset_class(self.query_params(), request=request)
         filterset.validate()
         nonce, scheduled = filterset.value("nonce"), filterset.value("scheduled")
         if transaction_hash := parse_transaction_hash(transaction_id_or_hash):

@@ -2,7 +2,11 @@ import base64
 
 import pytest
 
-from apps.transactions.tests.factories import SECOND, create_transaction, transaction_hash
+from apps.transactions.tests.factories import (
+    SECOND,
+    create_transaction,
+    transaction_hash,
+)
 
 pytestmark = pytest.mark.django_db
 

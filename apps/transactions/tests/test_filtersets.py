@@ -2,21 +2,21 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from apps.common.api.exceptions import InvalidArgument
-from apps.common.codecs import parse_id_or_any_address
-from apps.common.filters import Comparison
-from apps.common.query import parse_query_string
+from apps.common.errors import InvalidArgument
+from apps.common.ledger.codecs import parse_id_or_any_address
+from apps.common.query.comparisons import Comparison
+from apps.common.query.params import parse_query_string
 from apps.transactions.filtersets import (
     TransactionDetailFilterSet,
     TransactionFilterSet,
     parse_bool,
     parse_nonce,
 )
-from apps.transactions.selectors import TransactionListFilter
+from apps.transactions.selectors import TransactionListFilter, transaction_filter
 
 
 def list_filter(query: str) -> TransactionListFilter:
-    return TransactionFilterSet(parse_query_string(query)).list_filter()
+    return transaction_filter(TransactionFilterSet(parse_query_string(query)).criteria())
 
 
 def list_messages(query: str) -> list[str]:

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from apps.common.fixtures import FixtureError, load_fixture_files
+from apps.common.database.fixtures import FixtureError, load_fixture_files
 
 
 class Command(BaseCommand):

@@ -1,0 +1,78 @@
+"""Validating the query of the contract routes, without HTTP."""
+
+import pytest
+
+from apps.common.errors import InvalidArgument
+from apps.common.query.comparisons import Comparison
+from apps.contracts.filtersets import (
+    AllContractLogFilterSet,
+    ContractLogFilterSet,
+    parse_topic,
+)
+from apps.contracts.selectors.logs import KeyBound
+
+
+def criteria(query: dict[str, list[str]], filterset_class=ContractLogFilterSet):
+    return filterset_class(query).criteria()
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("0x0a", b"\x0a"),
+        ("000a", b"\x0a"),
+        ("a", b"\x0a"),
+        ("0x00", b""),
+        ("ABC", b"\x0a\xbc"),
+        ("f" * 64, b"\xff" * 32),
+    ],
+)
+def test_a_topic_is_read_as_stored_without_leading_zeros(text, stored):
+    assert parse_topic(text) == stored
+
+
+@pytest.mark.parametrize("text", ["", "0x", "0xqq", "f" * 65, "0x0x1"])
+def test_a_bad_topic_is_rejected(text):
+    with pytest.raises(ValueError):
+        parse_topic(text)
+
+
+def test_a_key_bound_takes_one_condition_of_each_kind():
+    bound = KeyBound("index")
+    assert bound.is_empty and not bound.has_range
+    bound.add(Comparison("gte", 1))
+    bound.add(Comparison("lt", 5))
+    assert (bound.lower.value, bound.upper.value, bound.has_range) == (1, 5, True)
+    with pytest.raises(InvalidArgument) as raised:
+        bound.add(Comparison("gt", 2))
+    assert raised.value.messages == ["Only one gt/gte operator is allowed for index"]
+
+
+def test_a_gte_lte_pair_on_one_timestamp_becomes_an_equality():
+    found = criteria({"timestamp": ["gte:1.5", "lte:1.500000000"]})
+    assert found.timestamp.equal == Comparison("eq", 1_500_000_000)
+    assert not found.timestamp.has_range
+
+
+def test_other_timestamp_pairs_stay_ranges():
+    found = criteria({"timestamp": ["gte:1", "lte:2"]})
+    assert (found.timestamp.lower.value, found.timestamp.upper.value) == (1_000_000_000, 2_000_000_000)
+
+
+def test_criteria_carry_topics_order_and_limit():
+    found = criteria({"timestamp": ["5"], "topic0": ["0a", "0x000a", "0b"], "order": ["asc"], "limit": ["3"]})
+    assert found.topics == {"topic0": [b"\x0a", b"\x0b"]}
+    assert (found.order, found.limit) == ("asc", 3)
+
+
+def test_the_default_order_is_descending():
+    assert criteria({}).order == "desc"
+
+
+def test_transaction_hash_belongs_to_the_all_contracts_route():
+    filterset = AllContractLogFilterSet({"transaction.hash": ["0x" + "ab" * 48]})
+    filterset.validate()
+    assert filterset.transaction_hash_value() == bytes.fromhex("ab" * 48)
+    with pytest.raises(InvalidArgument) as raised:
+        ContractLogFilterSet({"transaction.hash": ["0x" + "ab" * 48]}).validate()
+    assert raised.value.messages == ["Unknown query parameter: transaction.hash"]

@@ -1,0 +1,70 @@
+import os
+import subprocess
+import sys
+from dataclasses import fields
+
+from apps.devtools.benchmark import runner
+from apps.devtools.benchmark.routes import ROUTES, Samples, is_list_route, urls
+from apps.devtools.benchmark.runner import cpu_seconds, json_difference, run_wrk_median
+
+
+def test_json_difference_compares_numbers_by_value_and_nothing_else_loosely():
+    assert json_difference({"a": [1, {"b": None}]}, {"a": [1.0, {"b": None}]}) is None
+    assert json_difference({"a": "1"}, {"a": 1}) == '$.a: "1" in ours, 1 upstream'
+    assert json_difference({"a": True}, {"a": 1}) == "$.a: true in ours, 1 upstream"
+    assert json_difference({"a": 0}, {"a": None}) == "$.a: 0 in ours, null upstream"
+
+
+def test_json_difference_names_missing_and_extra_keys_and_list_lengths():
+    assert json_difference({"a": 1}, {"a": 1, "b": 2}) == "$.b: missing in ours"
+    assert json_difference({"a": 1, "c": 2}, {"a": 1}) == "$.c: extra in ours"
+    assert json_difference({"l": [1]}, {"l": [1, 2]}) == "$.l: 1 items in ours, 2 upstream"
+
+
+def test_every_route_template_names_only_sample_values():
+    samples = Samples(**{field.name: f"<{field.name}>" for field in fields(Samples)})
+
+    every_url = urls(samples)
+
+    assert len(every_url) == sum(len(templates) for templates in ROUTES.values())
+    assert all("{" not in url and url.startswith("/api/v1/") for _, url in every_url)
+    assert {family for family, _ in urls(samples, ["blocks", "balances"])} == {"blocks", "balances"}
+
+
+def test_list_routes_are_those_ending_with_a_collection():
+    samples = Samples(**{field.name: "0.0.1234" for field in fields(Samples)})
+
+    listed = [url for _, url in urls(samples) if is_list_route(url)]
+
+    assert "/api/v1/blocks?limit=100" in listed
+    assert "/api/v1/tokens/0.0.1234/nfts/1/transactions" in listed
+    assert "/api/v1/contracts/results/logs" in listed
+    assert not {"/api/v1/blocks/0.0.1234", "/api/v1/topics/0.0.1234/messages/1"} & set(listed)
+
+
+def test_cpu_seconds_counts_a_process_and_its_live_children():
+    burner = "import time; sum(range(20_000_000)); print(flush=True); time.sleep(30)"
+    child = subprocess.Popen([sys.executable, "-c", burner], stdout=subprocess.PIPE)
+    try:
+        child.stdout.readline()
+        burnt = cpu_seconds(child.pid)
+
+        assert burnt > 0.05
+        assert cpu_seconds(os.getpid()) >= burnt
+    finally:
+        child.kill()
+        child.wait()
+        child.stdout.close()
+
+
+def test_repeated_runs_report_the_median_run_whole_and_every_rate(monkeypatch):
+    rates = iter([900.0, 2100.0, 1800.0, 2000.0])
+    monkeypatch.setattr(
+        runner, "run_wrk", lambda url, **_: {"rps": (rps := next(rates)), "p99_ms": 1000 / rps}
+    )
+
+    odd = run_wrk_median("http://x/", connections=4, seconds=1, server_pid=1, repeat=3)
+    single = run_wrk_median("http://x/", connections=4, seconds=1, server_pid=1, repeat=1)
+
+    assert odd == {"rps": 1800.0, "p99_ms": 1000 / 1800, "runs_rps": [900.0, 2100.0, 1800.0]}
+    assert single == {"rps": 2000.0, "p99_ms": 0.5, "runs_rps": [2000.0]}

@@ -17,6 +17,7 @@ from django.conf import settings
 
 from apps.common.database.connections import statement_cursor
 from apps.common.ledger.codecs import MAX_NUM, encode_entity_id
+from apps.contracts.evm import sql
 
 ZERO_ADDRESS = bytes(20)
 DELEGATION_PREFIX = b"\xef\x01\x00"
@@ -51,93 +52,6 @@ class Block:
     consensus_end: int
 
 
-_ENTITY_COLUMNS = (
-    "e.id, e.type::text, e.balance, e.ethereum_nonce, e.evm_address, e.delegation_address, c.runtime_bytecode"
-)
-_ENTITY_LATEST = f"""
-    select {_ENTITY_COLUMNS}
-    from entity e left join contract c on c.id = e.id
-    where {{condition}} and e.deleted is not true
-    limit 1
-"""
-# The version in force at %(ts)s: the current row if it began by then, else the history row covering it.
-_ENTITY_AT = f"""
-    select {_ENTITY_COLUMNS}
-    from (
-        select id, type, balance, ethereum_nonce, evm_address, delegation_address, deleted, timestamp_range
-        from entity e where {{condition}} and lower(e.timestamp_range) <= %(ts)s
-        union all
-        select id, type, balance, ethereum_nonce, evm_address, delegation_address, deleted, timestamp_range
-        from entity_history e where {{condition}} and e.timestamp_range @> %(ts)s::bigint
-    ) e left join contract c on c.id = e.id
-    where e.deleted is not true
-    order by lower(e.timestamp_range) desc
-    limit 1
-"""
-# The balance snapshot in force at %(ts)s: the treasury's latest within the window.
-_SNAPSHOT = """
-    with snapshot as (
-        select max(consensus_timestamp) as ts from account_balance
-        where account_id = %(treasury)s and consensus_timestamp between %(ts)s - %(window)s and %(ts)s
-    )
-"""
-_BALANCE_AT = _SNAPSHOT + """
-    select coalesce((
-        select balance from account_balance, snapshot
-        where account_id = %(id)s and consensus_timestamp = snapshot.ts
-    ), 0) + coalesce((
-        select sum(amount) from crypto_transfer, snapshot
-        where entity_id = %(id)s and consensus_timestamp > coalesce(snapshot.ts, -1)
-          and consensus_timestamp <= %(ts)s and (errata is null or errata <> 'DELETE')
-    ), 0)
-"""
-_TOKEN_BALANCE_AT = _SNAPSHOT + """
-    select coalesce((
-        select balance from token_balance, snapshot
-        where account_id = %(id)s and token_id = %(token)s and consensus_timestamp = snapshot.ts
-    ), 0) + coalesce((
-        select sum(amount) from token_transfer, snapshot
-        where account_id = %(id)s and token_id = %(token)s
-          and consensus_timestamp > coalesce(snapshot.ts, -1) and consensus_timestamp <= %(ts)s
-    ), 0)
-"""
-_TOKEN_BALANCE_LATEST = """
-    select balance from token_account where account_id = %(id)s and token_id = %(token)s and associated
-"""
-_TOKEN_COLUMNS = """
-    t.token_id, t.name, t.symbol, t.decimals, t.total_supply, t.max_supply, t.supply_type::text,
-    t.freeze_default, t.treasury_account_id, e.memo, e.deleted, t.kyc_key is not null,
-    t.pause_status::text, e.expiration_timestamp, e.auto_renew_account_id, e.auto_renew_period
-"""
-_TOKEN_FIELDS = (
-    "token_id name symbol decimals total_supply max_supply supply_type freeze_default treasury memo deleted "
-    "has_kyc_key pause_status expiration auto_renew_account auto_renew_period"
-).split()
-_TOKEN_LATEST = f"select {_TOKEN_COLUMNS} from token t join entity e on e.id = t.token_id where t.token_id = %(token)s"
-# The token's version in force at %(ts)s; its entity's memo and expiry are the latest.
-_TOKEN_AT = f"""
-    select {_TOKEN_COLUMNS}
-    from (
-        select * from token where token_id = %(token)s and lower(timestamp_range) <= %(ts)s
-        union all
-        select * from token_history where token_id = %(token)s and timestamp_range @> %(ts)s::bigint
-    ) t join entity e on e.id = t.token_id
-    order by lower(t.timestamp_range) desc
-    limit 1
-"""
-_TOKEN_ALLOWANCE = """
-    select amount from token_allowance where owner = %s and spender = %s and token_id = %s
-"""
-_STORAGE_LATEST = "select value from contract_state where contract_id = %s and slot = %s"
-_STORAGE_AT = """
-    select coalesce(value_written, value_read) from contract_state_change
-    where contract_id = %s and slot = %s and consensus_timestamp <= %s
-    order by consensus_timestamp desc
-    limit 1
-"""
-_BLOCK_COLUMNS = "index, hash, consensus_start, consensus_end"
-
-
 def _block(row) -> Block | None:
     if row is None:
         return None
@@ -145,38 +59,31 @@ def _block(row) -> Block | None:
     return Block(number=number, hash=bytes.fromhex(hash_hex), consensus_start=start, consensus_end=end)
 
 
-def fetch_one(sql: str, params) -> tuple | None:
+def fetch_one(statement: str, params) -> tuple | None:
     with statement_cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(statement, params)
         return cursor.fetchone()
 
 
 def latest_block() -> Block | None:
-    return _block(fetch_one(f"select {_BLOCK_COLUMNS} from record_file order by consensus_end desc limit 1", ()))
+    return _block(fetch_one(sql.BLOCK_LATEST, ()))
 
 
 def earliest_block() -> Block | None:
-    return _block(fetch_one(f"select {_BLOCK_COLUMNS} from record_file order by index asc limit 1", ()))
+    return _block(fetch_one(sql.BLOCK_EARLIEST, ()))
 
 
 def block_by_number(number: int) -> Block | None:
-    return _block(fetch_one(f"select {_BLOCK_COLUMNS} from record_file where index = %s", (number,)))
+    return _block(fetch_one(sql.BLOCK_BY_NUMBER, (number,)))
 
 
 def block_by_hash(hash_hex: str) -> Block | None:
-    return _block(
-        fetch_one(f"select {_BLOCK_COLUMNS} from record_file where hash like %s limit 1", (hash_hex.lower() + "%",))
-    )
+    return _block(fetch_one(sql.BLOCK_BY_HASH_PREFIX, (hash_hex.lower() + "%",)))
 
 
 def block_at(timestamp: int) -> Block | None:
     """The block whose range holds `timestamp`."""
-    return _block(
-        fetch_one(
-            f"select {_BLOCK_COLUMNS} from record_file where consensus_end >= %s order by consensus_end limit 1",
-            (timestamp,),
-        )
-    )
+    return _block(fetch_one(sql.BLOCK_AT, (timestamp,)))
 
 
 def entity_id_of_long_zero(address: bytes) -> int | None:
@@ -219,9 +126,9 @@ class MirrorReader:
         else:
             condition, params = "e.evm_address = %(key)s", {"key": address}
         if self.timestamp is None:
-            row = fetch_one(_ENTITY_LATEST.format(condition=condition), params)
+            row = fetch_one(sql.ENTITY_LATEST.format(condition=condition), params)
         else:
-            row = fetch_one(_ENTITY_AT.format(condition=condition), {**params, "ts": self.timestamp})
+            row = fetch_one(sql.ENTITY_AT.format(condition=condition), {**params, "ts": self.timestamp})
         if row is None:
             return None
         entity_id, entity_type, balance, nonce, evm_address, delegation, runtime = row
@@ -241,34 +148,34 @@ class MirrorReader:
         return {"treasury": treasury, "ts": self.timestamp, "window": BALANCE_SNAPSHOT_WINDOW_NS, **params}
 
     def _balance_at(self, entity_id: int) -> int:
-        return int(fetch_one(_BALANCE_AT, self._snapshot_params(id=entity_id))[0])
+        return int(fetch_one(sql.BALANCE_AT, self._snapshot_params(id=entity_id))[0])
 
     def token(self, token_id: int) -> dict | None:
-        """The token's fields (`_TOKEN_FIELDS`) as of the state's time."""
+        """The token's fields (`sql.TOKEN_FIELDS`) as of the state's time."""
         if self.timestamp is None:
-            row = fetch_one(_TOKEN_LATEST, {"token": token_id})
+            row = fetch_one(sql.TOKEN_LATEST, {"token": token_id})
         else:
-            row = fetch_one(_TOKEN_AT, {"token": token_id, "ts": self.timestamp})
-        return dict(zip(_TOKEN_FIELDS, row)) if row else None
+            row = fetch_one(sql.TOKEN_AT, {"token": token_id, "ts": self.timestamp})
+        return dict(zip(sql.TOKEN_FIELDS, row)) if row else None
 
     def token_balance(self, account_id: int, token_id: int) -> int:
         if self.timestamp is None:
-            row = fetch_one(_TOKEN_BALANCE_LATEST, {"id": account_id, "token": token_id})
+            row = fetch_one(sql.TOKEN_BALANCE_LATEST, {"id": account_id, "token": token_id})
         else:
-            row = fetch_one(_TOKEN_BALANCE_AT, self._snapshot_params(id=account_id, token=token_id))
+            row = fetch_one(sql.TOKEN_BALANCE_AT, self._snapshot_params(id=account_id, token=token_id))
         return int(row[0]) if row else 0
 
     def token_allowance(self, owner_id: int, spender_id: int, token_id: int) -> int:
         """The allowance left (the latest: allowances are not read as of a time)."""
-        row = fetch_one(_TOKEN_ALLOWANCE, (owner_id, spender_id, token_id))
+        row = fetch_one(sql.TOKEN_ALLOWANCE, (owner_id, spender_id, token_id))
         return row[0] if row else 0
 
     def _read_storage(self, entity_id: int, slot: int) -> int:
         if self.timestamp is None:
-            row = fetch_one(_STORAGE_LATEST, (entity_id, slot.to_bytes(32, "big")))
+            row = fetch_one(sql.STORAGE_LATEST, (entity_id, slot.to_bytes(32, "big")))
         else:
             trimmed = slot.to_bytes(32, "big").lstrip(b"\x00")
-            row = fetch_one(_STORAGE_AT, (entity_id, trimmed, self.timestamp))
+            row = fetch_one(sql.STORAGE_AT, (entity_id, trimmed, self.timestamp))
         return int.from_bytes(row[0], "big") if row and row[0] else 0
 
     def block_hash(self, number: int) -> bytes:

@@ -30,7 +30,6 @@ and links as that service does, with the same filters, criteria and selectors.
 import copy
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 import django_filters
 from django.conf import settings
@@ -214,6 +213,8 @@ class ListFilterSet(QueryFilterSet):
     default_limit: int | None = None
     # The parameters `links.next` moves past the page's last row, primary first.
     pagination: tuple[Anchor, ...] = ()
+    # A `KeysetFilterSet`'s key parameters: they apply together, as its keyset, not one by one.
+    keyset_params: tuple[str, ...] = ()
 
     def criteria(self, *, scope: tuple = ()) -> PageCriteria:
         """The valid query as the selector's criteria; `scope` holds the ids of the path the
@@ -224,7 +225,7 @@ class ListFilterSet(QueryFilterSet):
             filter_ = self.filters[name]
             if isinstance(filter_, OperatorFilter):
                 comparisons[name] = tuple(parsed)
-                if filter_.column:
+                if filter_.column and name not in self.keyset_params:
                     columns[name] = (filter_.column, filter_.merge_equals)
             elif name not in ("limit", "order") and parsed:
                 options[name] = parsed[-1]
@@ -239,8 +240,13 @@ class ListFilterSet(QueryFilterSet):
             limit=self.limit_value,
             anchors=anchors,
             paged_params=self.dialect.paged_params(self, anchors),
+            keyset=self.query_keyset(),
             scope=scope,
         )
+
+    def query_keyset(self) -> Keyset | None:
+        """The multi-column keyset the query bounds, for a `KeysetFilterSet`."""
+        return None
 
     def pagination_anchors(self) -> tuple[Anchor, ...]:
         return self.pagination
@@ -274,7 +280,6 @@ class KeysetFilterSet(ListFilterSet):
     columns. `anchor_codecs` holds each column's (format, parse) for `links.next`, which
     has no anchors when every column is pinned by `eq` (unless the dialect links such pages)."""
 
-    keyset_params: tuple[str, ...] = ()
     keyset_rules: BoundRules = NODE_RULES
     anchor_codecs: tuple[tuple[Callable, Callable], ...] = ()
 
@@ -309,14 +314,19 @@ class KeysetFilterSet(ListFilterSet):
     def order_by_fields(self) -> tuple[str, ...]:
         return tuple(self.key_column(param) for param in self.keyset_params)
 
-    def criteria(self, *, scope: tuple = ()) -> PageCriteria:
-        criteria = super().criteria(scope=scope)
-        # The key's columns apply together, as the keyset's parts.
-        columns = {param: column for param, column in criteria.columns.items() if param not in self.keyset_params}
-        return replace(criteria, columns=columns, keyset=self.keyset)
+    def query_keyset(self) -> Keyset:
+        return self.keyset
 
     def pagination_anchors(self) -> tuple[Anchor, ...]:
-        if self.keyset.is_exact and not self.dialect.links_exact_keysets:
+        keyset = self.keyset
+        if keyset.is_exact and not self.dialect.links_exact_keysets:
             return ()
-        formats, parses = zip(*self.anchor_codecs)
-        return self.keyset.anchors(formats, parses)
+        # The anchors follow from the key's columns and which of them `eq` pins: built once per such shape.
+        shape = tuple((bound.column, bound.equal is None) for bound in keyset.bounds)
+        anchors = type(self).__dict__.get("_anchors")
+        if anchors is None:
+            anchors = type(self)._anchors = {}
+        if (found := anchors.get(shape)) is None:
+            formats, parses = zip(*self.anchor_codecs)
+            found = anchors[shape] = keyset.anchors(formats, parses)
+        return found

@@ -56,17 +56,22 @@ class RouteIndex:
         self._candidates = {
             key: [route for route, its in zip(routes, keys) if key[: len(its)] == its] for key in set(keys)
         }
+        # Of those, by a path's last segment: the routes that may match a path ending in it
+        # (those whose pattern ends in that literal segment, or in none).
+        self._by_last_segment = {key: _by_last_segment(candidates) for key, candidates in self._candidates.items()}
 
     def resolve(self, path: str) -> ResolverMatch | None:
         """The match Django would find for `path`; None when it finds none, or when only
         Django can tell."""
         segments = path.split("/", self._depth)[: self._depth]
         for length in range(len(segments), -1, -1):
-            candidates = self._candidates.get(tuple(segments[:length]))
-            if candidates is not None:
+            by_last_segment = self._by_last_segment.get(tuple(segments[:length]))
+            if by_last_segment is not None:
                 break
         else:
             return None
+        ending, any_ending = by_last_segment
+        candidates = ending.get(path.rstrip("/").rpartition("/")[2], any_ending)
         for route in candidates:
             if route is None:
                 return None
@@ -151,6 +156,56 @@ def _plain_text(pattern) -> str | None:
 
 # `blocks/…`, `blocks/?$`, `blocks$`, `blocks\Z`: a segment the path must have as it is.
 _LITERAL_SEGMENT = re.compile(r"([A-Za-z0-9_-]*)(/(?!\?)|/\?\$|\$|\\Z)")
+
+
+# `…/nfts/?$`, `…/nfts$`, `…/nfts\Z`: a pattern every path it matches ends in as its last segment.
+_LAST_LITERAL_SEGMENT = re.compile(r"/([A-Za-z0-9_-]+)(?:/\?\$|\$|\\Z)$")
+
+
+def _last_literal_segment(route: _Route | None) -> str | None:
+    """The last segment of every path the route matches, when its pattern fixes one; None
+    for a route that may match a path ending in anything, or when the pattern does not
+    say plainly (an alternation, the `/` escaped or inside a character class)."""
+    if route is None:
+        return None
+    body = route.pattern.regex.pattern
+    match = _LAST_LITERAL_SEGMENT.search(body)
+    if match is None or "|" in body or not _at_top_level(body, match.start()):
+        return None
+    return match[1]
+
+
+def _at_top_level(body: str, position: int) -> bool:
+    """Whether the character at `position` of a regular expression is itself, unescaped and
+    outside any character class."""
+    index, in_class = 0, False
+    while index < position:
+        character = body[index]
+        if character == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = character != "]"
+        elif character == "[":
+            in_class = True
+            # A `]` first in the class (after an optional `^`) stands for itself.
+            index += 2 if body[index + 1 : index + 2] == "^" else 1
+            if body[index : index + 1] == "]":
+                index += 1
+            continue
+        index += 1
+    return index == position and not in_class
+
+
+def _by_last_segment(candidates: list) -> tuple[dict[str, list], list]:
+    """`candidates` for each last segment a pattern fixes, and for any other, in order."""
+    lasts = [_last_literal_segment(route) for route in candidates]
+    any_ending = [route for route, last in zip(candidates, lasts) if last is None]
+    ending = {
+        fixed: [route for route, last in zip(candidates, lasts) if last in (None, fixed)]
+        for fixed in set(lasts) - {None}
+    }
+    return ending, any_ending
 
 
 def _literal_segments(route: _Route | None) -> tuple[str, ...]:

@@ -110,3 +110,50 @@ def test_a_route_under_a_prefix_that_is_not_plain_text_is_left_to_django():
 
 def view(request, **kwargs):
     return None
+
+
+def test_a_path_tries_only_the_routes_its_last_segment_allows():
+    index = route_index(get_resolver())
+    ending, any_ending = index._by_last_segment["", "api", "v1", "accounts"]
+
+    names = [route.url_name for route in ending["nfts"]]
+    assert "account-nft-list" in names
+    assert "account-reward-list" not in names
+    # A route ending in a capture (`accounts/{id}`) may match any last segment.
+    assert all(route in ending["nfts"] for route in any_ending)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "last"),
+    [
+        (r"^items/(?P<pk>[^/.]+)/nfts/?$", "nfts"),
+        (r"^items/(?P<pk>[^/.]+)/nfts$", "nfts"),
+        (r"^items/(?P<pk>[0-9]+)/nfts\Z", "nfts"),
+        (r"^items/(?P<pk>[^/.]+)/?$", None),
+        (r"^items/(?P<pk>[^/.]+)/nfts+$", None),
+        (r"^items/[a/]nfts$", None),
+        (r"^items/[]/]nfts$", None),
+        (r"^items/[^]/]nfts$", None),
+        (r"^items/x\/nfts$", None),
+        (r"^items/x|y/nfts$", None),
+        (r"^items/(?:/nfts)?$", None),
+    ],
+)
+def test_a_last_segment_is_read_only_from_a_plain_pattern(pattern, last):
+    resolver = URLResolver(RegexPattern(r"^/"), [re_path(pattern, view, name="item")])
+    index = RouteIndex(resolver)
+    ending, any_ending = index._by_last_segment["", "items"]
+
+    assert (list(ending) == [last]) if last else (ending == {} and len(any_ending) == 1)
+
+
+@pytest.mark.parametrize("path_", ["/items/1/nfts", "/items/1/nfts/", "/items/1/other", "/items/1", "/items/1/x/nfts"])
+def test_the_last_segment_index_resolves_as_django_does(path_):
+    urls = [
+        re_path(r"^items/(?P<pk>[^/.]+)/nfts/?$", view, name="nfts"),
+        re_path(r"^items/(?P<pk>[^/.]+)/?$", view, name="item"),
+        re_path(r"^items/(?P<rest>.+)$", view, name="rest"),
+    ]
+    resolver = URLResolver(RegexPattern(r"^/"), urls)
+
+    assert outcome(RouteIndex(resolver).resolve(path_)) == django_outcome(resolver, path_)

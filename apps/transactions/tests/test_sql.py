@@ -35,7 +35,7 @@ TRANSFER_TABLES = {"crypto_transfer", "token_transfer", "staking_reward_transfer
 @pytest.fixture
 def many_transactions():
     """ROWS transactions, each with three crypto transfers and an entity_transaction row; every
-    tenth with a token transfer and an assessed custom fee."""
+    tenth with a token transfer and an assessed custom fee, every fiftieth with a staking reward."""
     with connection.cursor() as cursor:
         cursor.execute(
             "insert into transaction (consensus_timestamp, type, result, payer_account_id, valid_start_ns,"
@@ -60,11 +60,16 @@ def many_transactions():
             f" array[{FIRST_PAYER} + g % {PAYERS}], {FIRST_PAYER} + g % {PAYERS} from generate_series(10, {ROWS}, 10) g"
         )
         cursor.execute(
+            "insert into staking_reward_transfer (account_id, amount, consensus_timestamp, payer_account_id)"
+            f" select {FIRST_PAYER} + g % {PAYERS}, 5, {T} + g * 1000, {FIRST_PAYER} + g % {PAYERS}"
+            f" from generate_series(50, {ROWS}, 50) g"
+        )
+        cursor.execute(
             "insert into entity_transaction (consensus_timestamp, entity_id, payer_account_id, result, type)"
             f" select {T} + g * 1000, 7000 + g % {PAYERS}, {FIRST_PAYER} + g % {PAYERS}, 22, 14"
             f" from generate_series(1, {ROWS}) g"
         )
-        for table in ("transaction", "crypto_transfer", "token_transfer", "assessed_custom_fee", "entity_transaction"):
+        for table in ("transaction", "entity_transaction", *TRANSFER_TABLES):
             cursor.execute(f"analyze {table}")
 
 

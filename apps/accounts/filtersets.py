@@ -2,7 +2,6 @@
 under it (`/accounts/{id}/rewards`, `/allowances/crypto`; the tokens app's build on the helpers here)."""
 
 import re
-from dataclasses import replace
 
 from django.conf import settings
 
@@ -110,7 +109,7 @@ class BalanceFilterSet(ListFilterSet):
 
     def criteria(self, *, scope: tuple = ()) -> PageCriteria:
         criteria = super().criteria(scope=scope)
-        return replace(criteria, comparisons={**criteria.comparisons, "account.id": self._accounts()})
+        return criteria.replaced(comparisons={**criteria.comparisons, "account.id": self._accounts()})
 
     def _accounts(self) -> tuple[Comparison, ...]:
         """`account.id`, read after the other parameters: an id, or one EVM address or
@@ -162,8 +161,7 @@ class AccountFilterSet(ListFilterSet):
         if criteria.option("balance", True):
             return criteria
         # Without balances, the upstream leaves `account.balance` out of the query too.
-        return replace(
-            criteria,
+        return criteria.replaced(
             comparisons={param: c for param, c in criteria.comparisons.items() if param != "account.balance"},
             columns={param: c for param, c in criteria.columns.items() if param != "account.balance"},
         )
@@ -183,7 +181,7 @@ class AccountDetailFilterSet(ListFilterSet):
         criteria = super().criteria(scope=scope)
         # Every `transactiontype` value counts, as on `/transactions`.
         types = tuple(self.form.cleaned_data.get("transactiontype") or ())
-        return replace(criteria, extra={**criteria.extra, "transaction_types": types})
+        return criteria.replaced(extra={**criteria.extra, "transaction_types": types})
 
 
 # Lists under an account: /accounts/{id}/rewards and /allowances/crypto (and the tokens app's)

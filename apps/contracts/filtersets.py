@@ -7,7 +7,6 @@ values are valid (the view's scope is the segment as written, which `criteria()`
 """
 
 import re
-from dataclasses import replace
 
 from apps.blocks.filtersets import parse_block_number
 from apps.common.errors import InvalidArgument
@@ -82,7 +81,7 @@ class ContractFilterSet(ListFilterSet):
         if any(_ADDRESS_DIGITS.search(c.value) and c.operator != "eq" for c in comparisons):
             raise InvalidArgument.for_params("contract.id")
         contracts = tuple(Comparison(c.operator, _contract_id(c.value)) for c in comparisons)
-        return replace(criteria, comparisons={**criteria.comparisons, "contract.id": contracts})
+        return criteria.replaced(comparisons={**criteria.comparisons, "contract.id": contracts})
 
 
 def _contract_id(text: str) -> int | None:
@@ -238,7 +237,7 @@ class AllContractLogFilterSet(ContractLogFilterSet):
 
     def criteria(self, *, scope: tuple = ()) -> LogCriteria:
         criteria = super().criteria(scope=scope)
-        return replace(criteria, transaction_hash=self.transaction_hash_value())
+        return criteria.replaced(transaction_hash=self.transaction_hash_value())
 
     def timestamp_pinned(self) -> bool:
         # The selector pins the timestamp of a transaction's page to the transaction's.
@@ -380,7 +379,7 @@ class ContractResultFilterSet(ListFilterSet):
 
     def criteria(self, *, scope: tuple = ()) -> PageCriteria:
         criteria = super().criteria(scope=scope)
-        return replace(criteria, scope=tuple(contract_id_from_path(segment) for segment in scope))
+        return criteria.replaced(scope=tuple(contract_id_from_path(segment) for segment in scope))
 
 
 class AllContractResultFilterSet(ContractResultFilterSet):
@@ -415,4 +414,4 @@ class ContractActionFilterSet(ListFilterSet):
 
     def criteria(self, *, scope: tuple = ()) -> PageCriteria:
         criteria = super().criteria(scope=scope)
-        return replace(criteria, scope=tuple(parse_transaction_path(segment) for segment in scope))
+        return criteria.replaced(scope=tuple(parse_transaction_path(segment) for segment in scope))

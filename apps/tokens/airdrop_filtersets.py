@@ -3,7 +3,6 @@
 FilterSets of the strict dialect (`apps.common.query.strict`), each declaring its
 parameters in the order of the upstream's controller."""
 
-from dataclasses import replace
 
 from apps.common.ledger.codecs import format_entity_id
 from apps.common.query.filters import parse_order
@@ -66,7 +65,7 @@ class AirdropFilterSet(KeysetFilterSet):
         # The upstream pages by every key its rows carry, both parties' included: their
         # bounds in the order's direction give way to the next page's.
         paged_params = ("receiver.id", "sender.id", "serialnumber", "token.id")
-        return replace(super().criteria(scope=scope), paged_params=paged_params)
+        return super().criteria(scope=scope).replaced(paged_params=paged_params)
 
 
 class OutstandingAirdropFilterSet(AirdropFilterSet):

@@ -1,6 +1,5 @@
 """Query parameters of `/transactions` and `/transactions/{transactionIdOrHash}`."""
 
-from dataclasses import replace
 
 from apps.common.ledger.codecs import (
     format_timestamp,
@@ -71,7 +70,7 @@ class TransactionFilterSet(ListFilterSet):
         data = self.form.cleaned_data
         types = tuple(data.get("transactiontype") or ())
         directions = tuple(dict.fromkeys(data.get("type") or ()))
-        return replace(criteria, extra={"types": types, "directions": directions})
+        return criteria.replaced(extra={"types": types, "directions": directions})
 
 
 class TransactionDetailFilterSet(QueryFilterSet):

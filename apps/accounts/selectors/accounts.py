@@ -10,7 +10,6 @@ version's own.
 """
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -73,7 +72,7 @@ def account_list(criteria: PageCriteria) -> list[dict]:
     `balance` and the synthetic treasury account is listed too."""
     include_balance = criteria.option("balance", True)
     token_limit = settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]
-    rows = _ACCOUNTS.rows(replace(criteria, extra={**criteria.extra, "token_limit": token_limit}))
+    rows = _ACCOUNTS.rows(criteria.replaced(extra={**criteria.extra, "token_limit": token_limit}))
     stakes = {stake["id"]: stake for stake in _STAKES.rows(*(row["id"] for row in rows))} if rows else {}
     for row in rows:
         row["pending_reward"] = pending_reward(row, stakes.get(row["id"]))

@@ -19,7 +19,6 @@ Both pages are compiled per shape (`CompiledPages`).
 
 import datetime
 from collections.abc import Sequence
-from dataclasses import replace
 
 from django.conf import settings
 from django.contrib.postgres.expressions import ArraySubquery
@@ -60,8 +59,7 @@ def balance_list(criteria: PageCriteria) -> list[dict]:
     accounts = _resolved(criteria["account.id"])
     if combine(accounts).matches_nothing:
         return []
-    criteria = replace(
-        criteria,
+    criteria = criteria.replaced(
         comparisons={**criteria.comparisons, "account.id": accounts},
         extra={**criteria.extra, "token_limit": settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]},
     )
@@ -87,8 +85,7 @@ def balance_list(criteria: PageCriteria) -> list[dict]:
             return []
     # The snapshot's page reads the snapshot's window in place of the query's timestamps,
     # and the accounts holding the public keys in place of the keys: all integers, compiled.
-    criteria = replace(
-        criteria,
+    criteria = criteria.replaced(
         comparisons={
             **criteria.comparisons,
             "timestamp": (Comparison("gte", lower), Comparison("lte", snapshot)),

@@ -54,7 +54,9 @@ class RepeatedValuesField(forms.Field):
 
 
 class QueryForm(forms.Form):
-    """The form validating a query's parameters: every field is a `RepeatedValuesField`.
+    """The form validating a query's parameters: every field cleans the list of one
+    parameter's values (`RepeatedValuesField`, or the strict dialect's field), and a
+    parameter not given to no values.
 
     Such fields are stateless, so every form shares its class's fields instead of
     deep-copying them, and cleaning hands each field its values directly: the bound fields,
@@ -71,11 +73,17 @@ class QueryForm(forms.Form):
 
     def full_clean(self):
         self._errors = ErrorDict()
-        self.cleaned_data = {}
-        for name, field in self.fields.items():
+        # A parameter not given cleans to no values (both field classes say so): only the
+        # given ones are cleaned, one by one.
+        self.cleaned_data = {name: [] for name in self.fields}
+        for name, values in self.data.lists():
+            field = self.fields.get(name)
+            if field is None:
+                continue
             try:
-                self.cleaned_data[name] = field.clean(self.data.getlist(name))
+                self.cleaned_data[name] = field.clean(values)
             except forms.ValidationError as error:
+                del self.cleaned_data[name]
                 self._errors[name] = ErrorList(error.error_list)
 
 

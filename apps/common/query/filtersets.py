@@ -175,6 +175,28 @@ class QueryFilterSet(django_filters.FilterSet):
             cls._filters = copy.deepcopy(cls.base_filters)
         return cls._filters
 
+    @property
+    def form(self):
+        if self.data:
+            return super().form
+        # A query with nothing to convert: every such request of the class shares one
+        # validated form (its fields keep no per-request state).
+        cls = type(self)
+        if "_empty_form" not in cls.__dict__:
+            form = self.get_form_class()(MultiValueDict())
+            form.is_valid()
+            cls._empty_form = form
+        return cls._empty_form
+
+    @classmethod
+    def declared_filters_in_order(cls) -> tuple:
+        """(name, filter) as the classes declare them: a redeclared `limit` keeps its inherited place."""
+        if "_declared_in_order" not in cls.__dict__:
+            cls._declared_in_order = tuple(
+                sorted(cls._shared_filters().items(), key=lambda item: item[1].creation_counter)
+            )
+        return cls._declared_in_order
+
     def get_form_class(self):
         cls = type(self)
         if "_form_class" not in cls.__dict__:

@@ -24,7 +24,7 @@ statement whether the parent exists, sparing an empty page a second round trip.
 """
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import IntegerField, QuerySet, Value
@@ -62,6 +62,16 @@ class PageCriteria:
 
     def __getitem__(self, param: str) -> tuple[Comparison, ...]:
         return self.comparisons.get(param, ())
+
+    def replaced(self, **changes) -> "PageCriteria":
+        """A copy with `changes`: `dataclasses.replace` without its constructor call, which
+        reads every field again (criteria are replaced on every request's path)."""
+        unknown = changes.keys() - self.__dict__.keys()
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__, **changes)
+        return clone
 
     def option(self, param: str, default=None):
         return self.options.get(param, default)
@@ -164,7 +174,7 @@ def _marked(criteria: PageCriteria, markers: tuple) -> PageCriteria:
         param: tuple(Comparison(comparison.operator, next(markers)) for comparison in comparisons)
         for param, comparisons in criteria.comparisons.items()
     }
-    return replace(criteria, scope=scope, comparisons=comparisons)
+    return criteria.replaced(scope=scope, comparisons=comparisons)
 
 
 def _is_integer(value) -> bool:

@@ -221,15 +221,14 @@ class StrictDialect(Dialect):
         return {}, {name: values for name, values in filterset.params.items() if name in filterset.base_filters}
 
     def validate(self, filterset: QueryFilterSet) -> None:
-        # As the classes declare them: a redeclared `limit` keeps its inherited place among `filters`.
-        declared = sorted(filterset.filters.items(), key=lambda item: item[1].creation_counter)
+        if not filterset.data:  # no parameter of the route's: nothing to convert or count
+            return
         if not filterset.form.is_valid():
-            for name, _ in declared:
+            for name, _ in filterset.declared_filters_in_order():
                 if name in filterset.form.errors:
                     raise self.conversion_error(name)
-        for name, filter_ in declared:
-            maximum = filter_.max_values if isinstance(filter_, RangeFilter) else None
-            if maximum is not None and len(filterset.params.get(name, ())) > maximum:
+        for name, maximum in _value_counts_limited(type(filterset)):
+            if len(filterset.params.get(name, ())) > maximum:
                 raise self.refusal(f"{name} size must be between 0 and {maximum}")
 
     def refusal(self, message: str) -> Exception:
@@ -256,6 +255,16 @@ class StrictDialect(Dialect):
 
 
 STRICT = StrictDialect()
+
+
+@functools.cache
+def _value_counts_limited(filterset_class: type[QueryFilterSet]) -> tuple[tuple[str, int], ...]:
+    """(name, most values) of the class's range parameters taking a limited number, in order."""
+    return tuple(
+        (name, filter_.max_values)
+        for name, filter_ in filterset_class.declared_filters_in_order()
+        if isinstance(filter_, RangeFilter) and filter_.max_values is not None
+    )
 
 
 def read_booleans(query_string: str, **defaults: bool) -> dict[str, bool]:

@@ -8,7 +8,7 @@ the start of the last one. Each part reads at most a page; their union is sorted
 cut to the page (`sql.log_page`).
 """
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 from apps.common.errors import InvalidArgument
 from apps.common.query.comparisons import Comparison
@@ -90,7 +90,7 @@ def all_contract_log_list(criteria: LogCriteria) -> list[dict]:
         )
         if timestamp is None:
             return []
-        criteria = replace(criteria, timestamp=KeyBound("timestamp", equal=Comparison("eq", timestamp)))
+        criteria = criteria.replaced(timestamp=KeyBound("timestamp", equal=Comparison("eq", timestamp)))
     return log_page(criteria)
 
 

@@ -4,9 +4,10 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.blocks.models import RecordFile
 from apps.blocks.tests.factories import create_record_files, record_file
+from apps.common.query.comparisons import Comparison
 from apps.common.query.filters import OperatorFilter
 from apps.common.query.filtersets import KeyFilter, KeysetFilterSet, ListFilterSet
-from apps.common.query.pages import CompiledPages, narrow, page_of
+from apps.common.query.pages import CompiledPages, PageCriteria, narrow, page_of
 from apps.common.query.params import parse_query_string
 from apps.topics.models import TopicMessage
 from apps.topics.tests.factories import create_message
@@ -179,3 +180,18 @@ def test_a_compiled_page_tells_whether_its_parent_exists(messages, query, topic_
     assert [(row["topic_id"], row["sequence_number"]) for row in rows] == expected
     assert exists is parent_exists
     assert len(queries) == 1
+
+
+def test_replaced_criteria_are_a_copy_with_the_changes():
+    criteria = PageCriteria(
+        query={}, comparisons={"timestamp": (Comparison("gt", 1),)}, columns={}, options={},
+        order="asc", order_by=("id",), limit=2,
+    )
+
+    changed = criteria.replaced(limit=5, scope=(7,))
+
+    assert (changed.limit, changed.scope, changed["timestamp"]) == (5, (7,), (Comparison("gt", 1),))
+    assert (criteria.limit, criteria.scope) == (2, ())
+    assert changed == PageCriteria(**{**criteria.__dict__, "limit": 5, "scope": (7,)})
+    with pytest.raises(TypeError, match="no field lmit"):
+        criteria.replaced(lmit=5)

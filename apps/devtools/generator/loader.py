@@ -235,3 +235,28 @@ def _secondary_indexes(conninfo: str, tables: list[str]) -> list[tuple[str, str]
 def _stderr_progress(message: str) -> None:
     sys.stderr.write(f"\r{message}\033[K")
     sys.stderr.flush()
+
+
+def generated_database(layout: Layout, *, say: Callable[[str], object] = print) -> str:
+    """The conninfo of `mirror_bench_t<N>_a<M>_s<S>` on the project's PostgreSQL, holding the
+    ledger of `layout`: created and generated when absent or empty (its tables are unlogged, so
+    a server that stopped uncleanly leaves them empty)."""
+    name = f"mirror_bench_t{layout.transactions}_a{layout.accounts}_s{layout.seed}"
+    server = django_conninfo()
+    with psycopg.connect(make_conninfo(server, dbname="postgres"), autocommit=True) as connection:
+        if not connection.execute("select 1 from pg_database where datname = %s", [name]).fetchone():
+            connection.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+    conninfo = make_conninfo(server, dbname=name)
+    with psycopg.connect(conninfo) as connection:
+        has_schema = connection.execute("select to_regclass('record_file') is not null").fetchone()[0]
+        blocks = connection.execute("select count(*) from record_file").fetchone()[0] if has_schema else 0
+    if blocks and blocks != layout.blocks:
+        raise DatabaseNotEmpty(f"{name} holds {blocks} blocks, not {layout.blocks}: drop it or use other sizes")
+    if not blocks:
+        say(f"generating {layout.transactions:,} transactions into {name}")
+        prepare_database(conninfo, replace=False)
+        began = time.monotonic()
+        load_ledger(conninfo, layout, unlogged=True)
+        sys.stderr.write("\n")
+        say(f"generated in {time.monotonic() - began:.0f} s")
+    return conninfo

@@ -2,15 +2,11 @@ import argparse
 import json
 import os
 import statistics
-import time
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
-import psycopg
 from django.core.management.base import BaseCommand, CommandError
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 
 from apps.devtools.benchmark.routes import ROUTES, is_list_route, samples_for, urls
 from apps.devtools.benchmark.runner import (
@@ -26,11 +22,7 @@ from apps.devtools.benchmark.runner import (
     services,
 )
 from apps.devtools.generator.ledger import Layout
-from apps.devtools.generator.loader import (
-    django_conninfo,
-    load_ledger,
-    prepare_database,
-)
+from apps.devtools.generator.loader import DatabaseNotEmpty, generated_database
 
 
 class Command(BaseCommand):
@@ -222,26 +214,10 @@ class Command(BaseCommand):
         return summary
 
     def _bench_database(self, layout: Layout) -> str:
-        name = f"mirror_bench_t{layout.transactions}_a{layout.accounts}_s{layout.seed}"
-        server = django_conninfo()
-        with psycopg.connect(make_conninfo(server, dbname="postgres"), autocommit=True) as connection:
-            if not connection.execute("select 1 from pg_database where datname = %s", [name]).fetchone():
-                connection.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
-        conninfo = make_conninfo(server, dbname=name)
-        with psycopg.connect(conninfo) as connection:
-            has_schema = connection.execute("select to_regclass('record_file') is not null").fetchone()[0]
-            blocks = connection.execute("select count(*) from record_file").fetchone()[0] if has_schema else 0
-        filled = blocks > 0
-        if filled and blocks != layout.blocks:
-            raise CommandError(f"{name} holds {blocks} blocks, not {layout.blocks}: drop it or use other sizes")
-        if not filled:
-            self.stdout.write(f"generating {layout.transactions:,} transactions into {name}")
-            prepare_database(conninfo, replace=False)
-            began = time.monotonic()
-            load_ledger(conninfo, layout, unlogged=True)
-            self.stderr.write("")
-            self.stdout.write(f"generated in {time.monotonic() - began:.0f} s")
-        return conninfo
+        try:
+            return generated_database(layout, say=self.stdout.write)
+        except DatabaseNotEmpty as error:
+            raise CommandError(str(error)) from None
 
     def _measure(
         self, family: str, url: str, running: dict[str, Service], connections: list[int], options: dict

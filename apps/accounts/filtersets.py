@@ -13,6 +13,7 @@ from apps.accounts.selectors.account_paths import (
 from apps.common.errors import InvalidArgument
 from apps.common.ledger.codecs import (
     EvmAddressType,
+    OutOfRangeEntityId,
     decode_base32_alias,
     decode_entity_id,
     format_entity_id,
@@ -20,6 +21,7 @@ from apps.common.ledger.codecs import (
     parse_entity_id,
     parse_id_or_any_address,
     parse_positive_long,
+    parse_query_entity_id,
     parse_timestamp,
 )
 from apps.common.query.comparisons import Comparison
@@ -99,7 +101,7 @@ class BalanceFilterSet(ListFilterSet):
 
     account_id = OperatorFilter(param="account.id", parser=_parse_operand_text)
     account_balance = OperatorFilter(param="account.balance", parser=_parse_balance_amount)
-    account_publickey = OperatorFilter(param="account.publickey", parser=parse_public_key, operators={"eq"})
+    account_publickey = OperatorFilter(param="account.publickey", parser=parse_public_key)
     timestamp = OperatorFilter(parser=parse_timestamp)
 
     default_order = "desc"
@@ -117,7 +119,9 @@ class BalanceFilterSet(ListFilterSet):
         comparisons, looked_up = [], 0
         for comparison in dict.fromkeys(self.form.cleaned_data.get("account.id") or ()):
             try:
-                value = parse_entity_id(comparison.value, allow_evm_address=False).encoded
+                value = parse_query_entity_id(comparison.value, allow_evm_address=False)
+                if isinstance(value, OutOfRangeEntityId):
+                    raise InvalidArgument(value.message)
             except ValueError:
                 try:
                     value = parse_balance_account(comparison.value)
@@ -141,7 +145,7 @@ def _parse_balance_flag(text: str) -> bool:
 class AccountFilterSet(ListFilterSet):
     """`/accounts`: repeated `account.balance` and `account.publickey` values are all required."""
 
-    account_id = OperatorFilter(param="account.id", field_name="id", parser=parse_id_or_any_address)
+    account_id = OperatorFilter(param="account.id", field_name="id", parser=parse_query_entity_id)
     account_balance = OperatorFilter(
         param="account.balance", field_name="balance", parser=_parse_balance_amount, merge_equals=False
     )
@@ -229,7 +233,7 @@ class StakingRewardFilterSet(ListFilterSet):
 
 
 class CryptoAllowanceFilterSet(ListFilterSet):
-    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_id_or_any_address)
+    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_query_entity_id)
 
     default_order = "desc"
     default_limit = STARTUP_LIMIT_DEFAULT

@@ -42,6 +42,11 @@ class TooManyParameters(InvalidArgument):
         super().__init__(f"Parameter limit exceeded. Only {limit} parameters allowed.")
 
 
+class TooManyValues(InvalidArgument):
+    def __init__(self, limit: int):
+        super().__init__(f"Array limit exceeded. Only {limit} element{'' if limit == 1 else 's'} allowed in an array.")
+
+
 class DetailedError(MirrorApiError):
     """An error as the upstream's Java service words it: the HTTP reason phrase
     as `message`, the explanation as `detail`."""

@@ -7,6 +7,7 @@ values are valid (the view's scope is the segment as written, which `criteria()`
 """
 
 import re
+from functools import partial
 
 from apps.blocks.filtersets import parse_block_number
 from apps.common.errors import InvalidArgument
@@ -41,7 +42,11 @@ from apps.transactions.api.views import parse_transaction_id
 
 _SLOT = re.compile(r"^(?:0x)?([0-9A-Fa-f]{1,64})$")
 # Checked first; what the shape allows but no id is (a num too large, say) is refused after the whole query.
-_CONTRACT_ID = re.compile(r"^(?:\d+\.){0,2}(?:-?\d+|[0-9A-Fa-f]{40})$")
+# An id as the upstream validates one (`shard.realm.num`, `realm.num`, a number of up to 19
+# digits), or an EVM address without `0x`.
+_CONTRACT_ID = re.compile(
+    r"^(?:(?:\d{1,4}\.)?\d{1,5}\.\d{1,12}|-?\d{1,19}|(?:\d+\.){0,2}[0-9A-Fa-f]{40})$", re.ASCII
+)
 _ADDRESS_DIGITS = re.compile(r"[0-9A-Fa-f]{40}$")
 TIMESTAMP_NOT_EQUALS = "Not equals (ne) operator is not supported for timestamp"
 
@@ -353,12 +358,13 @@ class ContractResultFilterSet(ListFilterSet):
     sender = OperatorFilter(param="from", parser=parse_sender)
     block_hash = LastValueFilter(param="block.hash", parser=equals_only(parse_block_hash))
     block_number = LastValueFilter(param="block.number", parser=equals_only(parse_block_number))
-    hbar = LastValueFilter(parser=parse_bool)
-    internal = LastValueFilter(parser=parse_bool)
+    hbar = LastValueFilter(parser=equals_only(parse_bool))
+    internal = LastValueFilter(parser=equals_only(parse_bool))
     timestamp = OperatorFilter(parser=parse_timestamp)
     # Repeated values are ORed, as upstream reads them into one `in` list.
+    # Validated as any non-negative long (a larger index matches nothing), as the upstream does.
     transaction_index = OperatorFilter(
-        param="transaction.index", parser=parse_transaction_index, operators={"eq"}
+        param="transaction.index", parser=partial(parse_positive_long, allow_zero=True), operators={"eq"}
     )
 
     default_order = "desc"
@@ -400,7 +406,7 @@ class ContractResultByTransactionFilterSet(QueryFilterSet):
     """`/contracts/results/{transactionIdOrHash}`."""
 
     messages_in_query_order = True
-    hbar = LastValueFilter(parser=parse_bool)
+    hbar = LastValueFilter(parser=equals_only(parse_bool))
     nonce = LastValueFilter(parser=equals_only(parse_nonce))
 
 

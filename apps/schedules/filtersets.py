@@ -1,6 +1,10 @@
 """Query parameters of `/schedules`."""
 
-from apps.common.ledger.codecs import format_entity_id, parse_id_or_any_address
+from apps.common.ledger.codecs import (
+    format_entity_id,
+    parse_id_or_any_address,
+    parse_query_entity_id,
+)
 from apps.common.query.filters import OperatorFilter
 from apps.common.query.filtersets import ListFilterSet
 from apps.common.query.pagination import Anchor
@@ -11,10 +15,10 @@ __all__ = ("ScheduleFilterSet",)
 class ScheduleFilterSet(ListFilterSet):
     # Every value is its own ANDed condition, equalities included, as the upstream builds them.
     account_id = OperatorFilter(
-        param="account.id", field_name="creator_account_id", parser=parse_id_or_any_address, merge_equals=False
+        param="account.id", field_name="creator_account_id", parser=parse_query_entity_id, merge_equals=False
     )
     schedule_id = OperatorFilter(
-        param="schedule.id", field_name="schedule_id", parser=parse_id_or_any_address, merge_equals=False
+        param="schedule.id", field_name="schedule_id", parser=parse_query_entity_id, merge_equals=False
     )
 
     ordering_fields = ("schedule_id",)

@@ -5,12 +5,15 @@ from apps.accounts.filtersets import (
     ID_ANCHOR,
     ID_CODEC,
     STARTUP_LIMIT_DEFAULT,
-    parse_entity_id_or_num_alias,
     reject_not_equal,
 )
 from apps.accounts.selectors.account_paths import account_exists
 from apps.common.errors import InvalidArgument, NotFound
-from apps.common.ledger.codecs import parse_id_or_any_address, parse_positive_long
+from apps.common.ledger.codecs import (
+    parse_positive_long,
+    parse_query_entity_id,
+    parse_query_entity_id_or_num_alias,
+)
 from apps.common.query.comparisons import LOWER_OPERATORS, UPPER_OPERATORS
 from apps.common.query.filters import OperatorFilter
 from apps.common.query.filtersets import KeyFilter, KeysetFilterSet, ListFilterSet
@@ -19,9 +22,9 @@ from apps.common.query.pagination import Anchor
 
 
 class AccountNftFilterSet(KeysetFilterSet):
-    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
     serialnumber = KeyFilter(field_name="serial_number", parser=parse_positive_long)
-    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_id_or_any_address)
+    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_query_entity_id)
 
     keyset_params = ("token.id", "serialnumber")
     anchor_codecs = (ID_CODEC, (str, int))
@@ -38,8 +41,8 @@ class AccountNftFilterSet(KeysetFilterSet):
 
 
 class TokenAllowanceFilterSet(KeysetFilterSet):
-    spender_id = KeyFilter(param="spender.id", field_name="spender", parser=parse_entity_id_or_num_alias)
-    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+    spender_id = KeyFilter(param="spender.id", field_name="spender", parser=parse_query_entity_id_or_num_alias)
+    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
 
     keyset_params = ("spender.id", "token.id")
     anchor_codecs = (ID_CODEC, ID_CODEC)
@@ -48,7 +51,7 @@ class TokenAllowanceFilterSet(KeysetFilterSet):
 
 
 class TokenRelationshipFilterSet(ListFilterSet):
-    token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+    token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
 
     default_order = "asc"
     default_limit = STARTUP_LIMIT_DEFAULT

@@ -5,8 +5,9 @@ from apps.common.errors import InvalidArgument
 from apps.common.ledger.codecs import (
     format_entity_id,
     format_timestamp,
-    parse_id_or_any_address,
     parse_positive_long,
+    parse_query_entity_id,
+    parse_query_entity_id_or_num_alias,
     parse_timestamp,
 )
 from apps.common.query.filters import OperatorFilter
@@ -47,10 +48,10 @@ def parse_balance(text: str) -> int:
 class TokenFilterSet(ListFilterSet):
     """`/tokens`: each filter narrows the tokens that have an entity row."""
 
-    account_id = OperatorFilter(param="account.id", parser=parse_entity_id_or_num_alias)
+    account_id = OperatorFilter(param="account.id", parser=parse_query_entity_id_or_num_alias)
     name = OperatorFilter(parser=parse_token_name, operators={"eq"})
     publickey = OperatorFilter(parser=parse_public_key)
-    token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_entity_id_or_num_alias)
+    token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
     type = OperatorFilter(parser=parse_token_type)
 
     ordering_fields = ("token_id",)
@@ -93,7 +94,7 @@ class TokenDetailFilterSet(QueryFilterSet):
 class TokenBalanceFilterSet(ListFilterSet):
     """`/tokens/{tokenId}/balances`: its selector reads every parameter itself."""
 
-    account_id = OperatorFilter(param="account.id", parser=parse_id_or_any_address)
+    account_id = OperatorFilter(param="account.id", parser=parse_query_entity_id)
     account_balance = OperatorFilter(param="account.balance", parser=parse_balance)
     account_publickey = OperatorFilter(param="account.publickey", parser=parse_public_key)
     timestamp = OperatorFilter(parser=parse_timestamp)
@@ -106,7 +107,7 @@ class NftFilterSet(ListFilterSet):
     """`/tokens/{tokenId}/nfts`: every comparison is ANDed, equalities included."""
 
     account_id = OperatorFilter(
-        param="account.id", field_name="account_id", parser=parse_id_or_any_address, merge_equals=False
+        param="account.id", field_name="account_id", parser=parse_query_entity_id, merge_equals=False
     )
     serialnumber = OperatorFilter(field_name="serial_number", parser=parse_positive_long, merge_equals=False)
 

@@ -74,7 +74,8 @@ def _token_page(criteria: PageCriteria) -> QuerySet:
         pattern = f"%{connection.ops.prep_for_like_query(comparison.value)}%"
         tokens = tokens.extra(where=["token.name ilike %s"], params=[pattern])
     for comparison in criteria["publickey"]:
-        tokens = tokens.filter(Exists(Entity.objects.filter(id=OuterRef("token_id"), public_key=comparison.value)))
+        keyed = filter_by(Entity.objects.filter(id=OuterRef("token_id")), "public_key", (comparison,))
+        tokens = tokens.filter(Exists(keyed))
     # Upstream compares with the operator given, in the `token_type` enum's order, and ANDs
     # every value; `ALL` (whatever its operator) narrows nothing. (Types are text: a page
     # naming one is built per request, never compiled with a marker in its place.)

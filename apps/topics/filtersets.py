@@ -5,7 +5,7 @@ from apps.common.ledger.codecs import (
     parse_positive_long,
     parse_timestamp,
 )
-from apps.common.query.comparisons import split_operator
+from apps.common.query.comparisons import ALL_OPERATORS, split_operator
 from apps.common.query.filters import LastValueFilter, OperatorFilter
 from apps.common.query.filtersets import ListFilterSet
 from apps.common.query.pagination import Anchor
@@ -19,10 +19,12 @@ _ENCODINGS = {"base64": BASE64, "utf-8": UTF8, "utf8": UTF8}
 
 
 def parse_encoding(text: str) -> str:
+    """`base64` or `utf-8` (any case) after any operator; with an operator written the
+    upstream compares the whole text with `utf-8`, so the messages stay base64."""
     operator, operand = split_operator(text)
-    if operator != "eq" or operand.lower() not in _ENCODINGS:
+    if operator not in ALL_OPERATORS or operand.lower() not in _ENCODINGS:
         raise ValueError(f"Invalid encoding {text!r}")
-    return _ENCODINGS[operand.lower()]
+    return _ENCODINGS[operand.lower()] if operand == text else BASE64
 
 
 def requested_encoding(params: QueryParams) -> str:

@@ -3,7 +3,7 @@
 
 from apps.common.ledger.codecs import (
     format_timestamp,
-    parse_id_or_any_address,
+    parse_query_entity_id,
     parse_timestamp,
 )
 from apps.common.query.filters import (
@@ -47,13 +47,13 @@ def parse_result(text: str) -> str:
 
 
 def parse_nonce(text: str) -> int:
-    if not text.isdigit() or int(text) > MAX_INT:
+    if not (text.isascii() and text.isdigit()) or int(text) > MAX_INT:
         raise ValueError(f"Invalid nonce {text!r}")
     return int(text)
 
 
 class TransactionFilterSet(ListFilterSet):
-    account_id = OperatorFilter(param="account.id", parser=parse_id_or_any_address)
+    account_id = OperatorFilter(param="account.id", parser=parse_query_entity_id)
     timestamp = OperatorFilter(parser=parse_timestamp)
     transactiontype = LastValueFilter(parser=operator_ignored(transaction_type_id))
     result = LastValueFilter(parser=operator_ignored(parse_result))

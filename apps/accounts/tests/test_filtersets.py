@@ -114,7 +114,6 @@ def test_defaults():
         ("account.balance=-1", ["Invalid parameter: account.balance"]),
         ("account.balance=x", ["Invalid parameter: account.balance"]),
         ("account.publickey=abc", ["Invalid parameter: account.publickey"]),
-        (f"account.publickey=gt:{ED25519}", ["Invalid parameter: account.publickey"]),
         ("timestamp=abc", ["Invalid parameter: timestamp"]),
         ("limit=0", ["Invalid parameter: limit"]),
         ("order=x", ["Invalid parameter: order"]),

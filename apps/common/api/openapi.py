@@ -219,7 +219,6 @@ _REFERENCE_PATH_NAMES = {
     "/accounts/{id}": "/accounts/{idOrAliasOrEvmAddress}",
     "/contracts/{contract}/": "/contracts/{contractIdOrAddress}/",
     "/transactions/{transactionIdOrHash}": "/transactions/{transactionId}",
-    "/messages/{sequenceNumberOrTimestamp}": "/messages/{sequenceNumber}",
     "/messages/{consensusTimestamp}": "/messages/{timestamp}",
 }
 

@@ -18,7 +18,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import serializers, viewsets
 from rest_framework.response import Response
 
-from apps.common.api import cache_policy
+from apps.common.api import cache_policy, conditional
 from apps.common.api.exceptions import READ_METHODS, error_response, method_not_allowed
 from apps.common.api.serializers import RowSerializer
 from apps.common.errors import NotFound
@@ -40,11 +40,16 @@ class AcyclicViewMixin:
     view drops them. Every API view takes this mixin first, and with it `answer`, which
     renders an answer at once."""
 
+    # Whether answers carry an `ETag` and may be 304 (`apps.common.api.conditional`).
+    entity_tags = False
+
     def dispatch(self, request, *args, **kwargs):
         response = super().dispatch(request, *args, **kwargs)
         if isinstance(response, Response):
             response.render()
             response.renderer_context = None
+        if self.entity_tags:
+            response = conditional.tag(request, response)
         if (drf_request := self.__dict__.get("request")) is not None:
             drf_request.parser_context = None
         self.__dict__.clear()

@@ -126,15 +126,52 @@ def parse_entity_id(
     if "." in text or len(text) in (40, 42):
         entity = _parse_dotted_or_address(text)
     else:
-        encoded = int(text)
-        if not MIN_LONG <= encoded <= MAX_LONG:
+        # A bare number is a num under the system shard and realm (never an encoded id).
+        entity = EntityId(settings.MIRROR["SHARD"], settings.MIRROR["REALM"], int(text))
+        if entity.num < 0:
             raise ValueError(f"Invalid entity ID {text!r}")
-        entity = decode_entity_id(encoded)
     if entity.evm_address is None and (
         entity.num > MAX_NUM or entity.realm > MAX_REALM or entity.shard > MAX_SHARD
     ):
         raise ValueError(f"Invalid entity ID {text!r}")
     return entity
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfRangeEntityId:
+    """A query value shaped as an entity id that names none (`-1`, a num past 2^38 - 1):
+    valid as the query is validated, refused once every parameter is
+    (`apps.common.query.filtersets.Dialect`), as `Invalid entity ID "<shard.realm.num>"`."""
+
+    written: str
+
+    @property
+    def message(self) -> str:
+        return f'Invalid entity ID "{self.written}"'
+
+
+def parse_query_entity_id(
+    text: str, *, allow_evm_address: bool = True, evm_address_type: EvmAddressType = EvmAddressType.ANY
+) -> int | None | OutOfRangeEntityId:
+    """An entity id in a query value, as the upstream's filters read one: its shape checked
+    first (ValueError), then read with the system shard and realm before what is written,
+    so a bare number is a num, never an encoded id. Encoded; None for an EVM address that
+    encodes no id; `OutOfRangeEntityId` for a shape that names no entity."""
+    if not is_entity_id(text, allow_evm_address=allow_evm_address, evm_address_type=evm_address_type):
+        raise ValueError(f"Invalid entity ID {text!r}")
+    parts = text.removeprefix("0x").split(".")
+    if len(parts[-1]) in (40, 42) or len(text) in (40, 42):
+        return _parse_dotted_or_address(text).encoded
+    system = (str(settings.MIRROR["SHARD"]), str(settings.MIRROR["REALM"]))
+    shard, realm, num = (*system[: 3 - len(parts)], *parts)
+    if num.startswith("-") or int(num) > MAX_NUM or int(realm) > MAX_REALM or int(shard) > MAX_SHARD:
+        return OutOfRangeEntityId(f"{shard}.{realm}.{num}")
+    return encode_entity_id(int(shard), int(realm), int(num))
+
+
+def parse_query_entity_id_or_num_alias(text: str) -> int | OutOfRangeEntityId:
+    """`parse_query_entity_id` of an entity id or an EVM address that encodes one (long-zero)."""
+    return parse_query_entity_id(text, evm_address_type=EvmAddressType.NUM_ALIAS)
 
 
 def parse_id_or_any_address(text: str) -> int | None:

@@ -3,12 +3,10 @@
 A route's FilterSet declares its parameters as filters (see `filters.py`);
 the base class adds what every route shares:
 - a name that is not a declared parameter: `Unknown query parameter: <name>`;
-- more values of one parameter than `MAX_REPEATED_QUERY_PARAMETERS`:
-  `Parameter values count exceeds maximum number allowed: <name> count: <n> max: <max>`;
 - a bad value: `Invalid parameter: <name>`, once per bad value.
+(Too many fields or values are refused as the query is read: `params.py`.)
 All messages of a request are reported together as one `InvalidArgument`, in
-the order of the upstream's filter validation (counts, then bad values, then
-unknown names), or, for routes the upstream validates parameter by parameter
+the order of the upstream's filter validation (bad values, then unknown names), or, for routes the upstream validates parameter by parameter
 (`messages_in_query_order`), in the order of the query.
 
 Built once per class, not per request: the declared filters, the form class
@@ -36,7 +34,8 @@ from django.conf import settings
 from django.utils.datastructures import MultiValueDict
 
 from apps.common.errors import InvalidArgument
-from apps.common.ledger.codecs import parse_positive_long
+from apps.common.ledger.codecs import OutOfRangeEntityId, parse_positive_long
+from apps.common.query.comparisons import Comparison
 from apps.common.query.filters import (
     LastValueFilter,
     MirrorFilter,
@@ -83,20 +82,14 @@ class Dialect:
         return parse_query_string(query_string)
 
     def split(self, filterset: "QueryFilterSet") -> tuple[dict[str, dict[str, str]], QueryParams]:
-        """Messages (by name) for repeated and unknown names, and the parameters left to validate."""
-        maximum = settings.MIRROR["MAX_REPEATED_QUERY_PARAMETERS"]
-        too_many, unknown, usable = {}, {}, {}
+        """Messages (by name) for unknown names, and the parameters left to validate."""
+        unknown, usable = {}, {}
         for name, values in filterset.params.items():
-            if len(values) > maximum:
-                too_many[name] = (
-                    f"Parameter values count exceeds maximum number allowed: {name} "
-                    f"count: {len(values)} max: {maximum}"
-                )
-            elif name not in filterset.base_filters:
-                unknown[name] = f"Unknown query parameter: {name}"
-            else:
+            if name in filterset.base_filters:
                 usable[name] = values
-        return {"too_many": too_many, "unknown": unknown}, usable
+            else:
+                unknown[name] = f"Unknown query parameter: {name}"
+        return {"unknown": unknown}, usable
 
     def validate(self, filterset: "QueryFilterSet") -> None:
         """Raises InvalidArgument with every problem of the query."""
@@ -104,16 +97,17 @@ class Dialect:
         if not filterset.form.is_valid():
             for name in filterset.params:
                 invalid[name] = [f"Invalid parameter: {name}" for _ in filterset.form.errors.get(name, ())]
-        too_many, unknown = filterset.messages["too_many"], filterset.messages["unknown"]
+        unknown = filterset.messages["unknown"]
         if filterset.messages_in_query_order:
             messages = []
             for name in filterset.params:
-                rejected = too_many.get(name) or unknown.get(name)
-                messages.extend([rejected] if rejected else invalid.get(name, ()))
+                messages.extend([unknown[name]] if name in unknown else invalid.get(name, ()))
         else:
-            messages = [*too_many.values(), *(m for ms in invalid.values() for m in ms), *unknown.values()]
+            messages = [*(m for ms in invalid.values() for m in ms), *unknown.values()]
         if messages:
             raise InvalidArgument(*messages)
+        if filterset.data:
+            _refuse_out_of_range_entity_ids(filterset.form.cleaned_data)
 
     def refusal(self, message: str) -> Exception:
         """The error refusing a query that converted (an empty range, a missing bound...)."""
@@ -140,6 +134,16 @@ class Dialect:
 
 
 NODE = Dialect()
+
+
+def _refuse_out_of_range_entity_ids(cleaned_data: dict) -> None:
+    """The first entity id of a valid query that names no entity (`OutOfRangeEntityId`):
+    the upstream refuses it as it builds its filters, after every parameter passed."""
+    for values in cleaned_data.values():
+        for value in values:
+            operand = value.value if isinstance(value, Comparison) else value
+            if isinstance(operand, OutOfRangeEntityId):
+                raise InvalidArgument(operand.message)
 
 
 class QueryFilterSet(django_filters.FilterSet):

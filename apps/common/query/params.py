@@ -6,12 +6,15 @@ A bracketed name (`timestamp[$ne]=0`) is read by the upstream as an object,
 which no parameter accepts: its value becomes None so validation rejects it.
 `a[]=1` and `a[0]=1` are array forms of `a=1`.
 More than 1,000 `&`-separated fields, empty ones included, is a 400 before
-any is read.
+any is read; so is a name given more than `MAX_REPEATED_QUERY_PARAMETERS` times
+(the upstream's query parser refuses the whole query, whatever the route).
 """
 
 from urllib.parse import parse_qsl
 
-from apps.common.errors import TooManyParameters
+from django.conf import settings
+
+from apps.common.errors import TooManyParameters, TooManyValues
 
 QueryParams = dict[str, list[str | None]]
 
@@ -34,4 +37,7 @@ def parse_query_string(query_string: str) -> QueryParams:
         if name in _LOWER_CASED_VALUES and value is not None:
             value = value.lower()
         params.setdefault(name, []).append(value)
+    maximum = settings.MIRROR["MAX_REPEATED_QUERY_PARAMETERS"]
+    if any(len(values) > maximum for values in params.values()):
+        raise TooManyValues(maximum)
     return params

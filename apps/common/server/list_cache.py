@@ -83,13 +83,11 @@ REMEMBERED_QUERIES = 1024
 MAX_REMEMBERED_QUERY_LENGTH = 512
 
 
-
-
-
-
 def cached_answer(environ: dict) -> tuple[str, list, bytes] | None:
     """The kept answer to the request `environ` describes: (status line, headers, body)."""
     if environ.get("PATH_INFO") not in _cached_paths or environ["REQUEST_METHOD"] != "GET":
+        return None
+    if "HTTP_IF_NONE_MATCH" in environ:  # a conditional request: its route decides (`api.conditional`)
         return None
     if oversize_error(environ) is not None:
         return None

@@ -9,12 +9,12 @@ from apps.accounts.models import Entity
 from apps.common.errors import InvalidArgument, MirrorApiError
 from apps.common.ledger.codecs import EntityId, encode_entity_id, parse_entity_id
 
-_CONTRACT_PATH = re.compile(r"^(\d{1,10}\.){0,2}(\d{1,10}|(0x)?[A-Fa-f0-9]{40})$")
+_CONTRACT_PATH = re.compile(r"^(\d{1,10}\.){0,2}(\d{1,10}|(0x)?[A-Fa-f0-9]{40})$", re.ASCII)
 # The shapes upstream reads as a contract id before decoding: a shard of up to 4 digits, a realm
-# of up to 5, a num of up to 12 (19 alone, an encoded id), and a bare EVM address, or a prefixed
+# of up to 5, a num of up to 12 (19 alone, with a sign), and a bare EVM address, or a prefixed
 # one without `0x`. Any other shape is a bad parameter; these shapes may still encode no id.
 _CONTRACT_DETAIL_PATH = re.compile(
-    r"^(?:(?:\d{1,4}\.)?\d{1,5}\.(?:\d{1,12}|[A-Fa-f0-9]{40})|\d{1,19}|(?:0x)?[A-Fa-f0-9]{40})$"
+    r"^(?:(?:\d{1,4}\.)?\d{1,5}\.(?:\d{1,12}|[A-Fa-f0-9]{40})|-?\d{1,19}|(?:0x)?[A-Fa-f0-9]{40})$", re.ASCII
 )
 EVM_ADDRESS_HEX_DIGITS = 40
 

@@ -15,6 +15,10 @@ from apps.tokens.api.serializers import NftAllowanceSerializer, TokenAirdropSeri
 
 
 class AccountPathViewSet(MirrorViewSet):
+    """A route under `/accounts/{id}/` that the upstream serves from its Java service."""
+
+    entity_tags = True
+
     def scope(self) -> tuple:
         try:
             return (account_paths.java_account_path(self.kwargs["id"]),)

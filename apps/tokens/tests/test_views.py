@@ -98,6 +98,10 @@ def test_tokens_without_an_entity_are_not_listed(client, tokens):
         ("name=coin", ["0.0.1002", "0.0.1003"]),
         ("name=eq:GOLD&name=coin", ["0.0.1002"]),
         ("publickey=" + PUBLIC_KEY, ["0.0.1001", "0.0.1003"]),
+        # Compared with its operator, as the upstream does.
+        ("publickey=gt:" + "aa" * 32, ["0.0.1001", "0.0.1003"]),
+        ("publickey=gte:" + PUBLIC_KEY, ["0.0.1001", "0.0.1003"]),
+        ("publickey=lt:" + PUBLIC_KEY, []),
         ("account.id=0.0.7", ["0.0.1002"]),
         ("order=desc", ["0.0.1003", "0.0.1002", "0.0.1001"]),
     ],

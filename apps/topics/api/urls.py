@@ -18,7 +18,7 @@ urlpatterns = [
         name="topic-message-list",
     ),
     re_path(
-        rf"^topics/(?P<topic_id>{_SEGMENT})/messages/(?P<sequence_number_or_timestamp>{_SEGMENT})/?$",
+        rf"^topics/(?P<topic_id>{_SEGMENT})/messages/(?P<sequence_number>{_SEGMENT})/?$",
         TopicMessageViewSet.as_view({"get": "retrieve"}),
         name="topic-message-detail",
     ),

@@ -3,8 +3,9 @@ from django.http import HttpResponse
 from apps.common.api.views import MirrorViewSet
 from apps.common.errors import DetailedError, InvalidArgument, NotFound
 from apps.common.ledger.codecs import (
-    parse_entity_id,
+    OutOfRangeEntityId,
     parse_positive_long,
+    parse_query_entity_id,
     parse_timestamp,
 )
 from apps.common.query.strict import conversion_error, parse_java_entity_id
@@ -16,8 +17,9 @@ CACHE_CONTROL_MESSAGE = "public, max-age=600"
 CACHE_CONTROL_TOPIC = "public, max-age=5"
 
 
-def parse_topic_id(text: str) -> int:
-    return parse_entity_id(text, allow_evm_address=False).encoded
+def parse_topic_id(text: str) -> int | OutOfRangeEntityId:
+    """A topic id as the upstream reads the path's: its shape, then what it names."""
+    return parse_query_entity_id(text, allow_evm_address=False)
 
 
 class TopicMessageViewSet(MirrorViewSet):
@@ -38,18 +40,10 @@ class TopicMessageViewSet(MirrorViewSet):
         # A list's query passed validation; a message's route takes no parameter (base64).
         return {**super().get_serializer_context(), "encoding": requested_encoding(self.query_params())}
 
-    def retrieve(self, request, topic_id, sequence_number_or_timestamp):
-        """By sequence number, or by consensus timestamp when the segment has a dot (`seconds.nanos`)."""
-        if "." in sequence_number_or_timestamp:
-            topic, timestamp = parse_path_segments(topic_id=topic_id, timestamp=sequence_number_or_timestamp)
-            self.validate_detail_query()
-            message = selectors.topic_message_get(topic_id=topic, consensus_timestamp=timestamp)
-        else:
-            topic, sequence_number = parse_path_segments(
-                topic_id=topic_id, sequence_number=sequence_number_or_timestamp
-            )
-            self.validate_detail_query()
-            message = selectors.topic_message_get(topic_id=topic, sequence_number=sequence_number)
+    def retrieve(self, request, topic_id, sequence_number):
+        topic, sequence_number = parse_path_segments(topic_id=topic_id, sequence_number=sequence_number)
+        self.validate_detail_query()
+        message = selectors.topic_message_get(topic_id=topic, sequence_number=sequence_number)
         return self._message_response(message)
 
     def retrieve_by_timestamp(self, request, consensus_timestamp):
@@ -82,6 +76,8 @@ def parse_path_segments(
             invalid.append(name)
     if invalid:
         raise InvalidArgument.for_params(*invalid)
+    if isinstance(values[0], OutOfRangeEntityId):  # a topic id of a valid shape naming none
+        raise InvalidArgument(values[0].message)
     return values
 
 
@@ -91,6 +87,7 @@ class TopicViewSet(MirrorViewSet):
 
     serializer_class = TopicSerializer
     cache_control = {"retrieve": CACHE_CONTROL_TOPIC}
+    entity_tags = True
 
     def retrieve(self, request, topic_id):
         try:

@@ -71,7 +71,12 @@ def test_encoding_value(query, expected):
     assert requested_encoding(messages_filter.params) == expected
 
 
-@pytest.mark.parametrize("text", ["utf-16", "hex", "gt:utf-8", ""])
+@pytest.mark.parametrize(("text", "expected"), [("eq:UTF-8", BASE64), ("gt:utf-8", BASE64), ("ne:base64", BASE64)])
+def test_an_encoding_after_an_operator_is_valid_and_leaves_the_messages_in_base64(text, expected):
+    assert parse_encoding(text) == expected
+
+
+@pytest.mark.parametrize("text", ["utf-16", "hex", "zz:utf-8", "eq:hex", ""])
 def test_parse_encoding_rejects_other_encodings(text):
     with pytest.raises(ValueError):
         parse_encoding(text)

@@ -111,6 +111,25 @@ def test_balances_by_public_key(client, db):
     }
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (f"gt:{'ab' * 32}", ["0.0.9"]),
+        (f"gte:{'ab' * 32}", ["0.0.9", "0.0.8"]),
+        (f"lt:{'cd' * 32}", ["0.0.8"]),
+        (f"ne:{'ab' * 32}", ["0.0.9"]),
+    ],
+)
+def test_balances_by_public_key_comparison(client, db, query, expected):
+    create_entity(8, balance=8, balance_timestamp=12 * SECOND, public_key="ab" * 32)
+    create_entity(9, balance=9, balance_timestamp=12 * SECOND, public_key="cd" * 32)
+
+    response = client.get(f"{URL}?account.publickey={query}")
+
+    assert response.status_code == 200, response.json()
+    assert accounts_of(response) == expected
+
+
 @pytest.mark.parametrize("order", ["desc", "asc"])
 def test_pages_through_next_links(client, accounts, order):
     seen, url, first_link = [], f"{URL}?order={order}&limit=4", None

@@ -9,6 +9,7 @@ from apps.common.ledger.codecs import (
     MAX_SHARD,
     EntityId,
     EvmAddressType,
+    OutOfRangeEntityId,
     add_hex_prefix,
     decode_base32_alias,
     decode_entity_id,
@@ -19,6 +20,7 @@ from apps.common.ledger.codecs import (
     is_entity_id,
     parse_entity_id,
     parse_positive_long,
+    parse_query_entity_id,
     parse_timestamp,
     to_base64,
     to_hex,
@@ -40,11 +42,7 @@ ECDSA_KEY = "03b6e0a8b7c7a6e8a1b9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3"
         ("0", EntityId(0, 0, 0)),
         (f"0.0.{MAX_NUM}", EntityId(0, 0, MAX_NUM)),
         (f"{MAX_SHARD}.{MAX_REALM}.{MAX_NUM}", EntityId(MAX_SHARD, MAX_REALM, MAX_NUM)),
-        (str(encode_entity_id(0, 1, 5)), EntityId(0, 1, 5)),
-        (str(encode_entity_id(3, 7, 11)), EntityId(3, 7, 11)),
-        (str(encode_entity_id(MAX_SHARD, 2, 9)), EntityId(MAX_SHARD, 2, 9)),
-        ("-1", EntityId(MAX_SHARD, MAX_REALM, MAX_NUM)),
-        (str(MAX_LONG), EntityId(MAX_SHARD >> 1, MAX_REALM, MAX_NUM)),
+        (str(MAX_NUM), EntityId(0, 0, MAX_NUM)),
     ],
 )
 def test_parse_entity_id_reads_every_numeric_spelling(text, expected):
@@ -141,9 +139,42 @@ def test_parse_entity_id_accepts_evm_address_in_configured_shard_and_realm():
             parse_entity_id("0.0." + OPAQUE_ADDRESS)
 
 
+@pytest.mark.parametrize(
+    "text", [str(MAX_NUM + 1), str(encode_entity_id(0, 1, 5)), str(encode_entity_id(3, 7, 11)), "-1", str(MAX_LONG)]
+)
+def test_a_bare_number_is_a_num_never_an_encoded_id(text):
+    # As the upstream reads one: `0.0.<number>`, so past the largest num or negative it names nothing.
+    with pytest.raises(ValueError):
+        parse_entity_id(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("98", encode_entity_id(0, 0, 98)),
+        ("1.2.3", encode_entity_id(1, 2, 3)),
+        ("-1", OutOfRangeEntityId("0.0.-1")),
+        (str(MAX_NUM + 1), OutOfRangeEntityId(f"0.0.{MAX_NUM + 1}")),
+        ("9223372036854775807", OutOfRangeEntityId("0.0.9223372036854775807")),
+        (f"0.0.{MAX_NUM + 1}", OutOfRangeEntityId(f"0.0.{MAX_NUM + 1}")),
+        ("2.65536.1", OutOfRangeEntityId("2.65536.1")),
+        (LONG_ZERO_98, encode_entity_id(0, 0, 98)),
+        (OPAQUE_ADDRESS, None),
+    ],
+)
+def test_a_query_entity_id_of_a_valid_shape_naming_nothing_is_told_apart(text, expected):
+    assert parse_query_entity_id(text) == expected
+
+
+@pytest.mark.parametrize("text", ["abc", "1.2.3.4", "1" * 20, "0x1234"])
+def test_a_query_entity_id_of_another_shape_is_invalid(text):
+    with pytest.raises(ValueError):
+        parse_query_entity_id(text)
+
+
 def test_parse_entity_id_defaults_missing_shard_and_realm_to_configured_ones():
     with override_settings(MIRROR={**settings.MIRROR, "SHARD": 1, "REALM": 2}):
-        assert parse_entity_id("5") == EntityId(0, 0, 5)
+        assert parse_entity_id("5") == EntityId(1, 2, 5)
         assert parse_entity_id("3.5") == EntityId(1, 3, 5)
         assert parse_entity_id("7.3.5") == EntityId(7, 3, 5)
 

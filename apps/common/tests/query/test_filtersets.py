@@ -72,44 +72,15 @@ def test_blank_value_is_invalid():
     assert messages_of({"size": [""]}) == ["Invalid parameter: size"]
 
 
-def test_too_many_repeats():
-    with override_settings(MIRROR={**settings.MIRROR, "MAX_REPEATED_QUERY_PARAMETERS": 8}):
-        assert messages_of({"block.number": [str(n) for n in range(1, 10)]}) == [
-            "Parameter values count exceeds maximum number allowed: block.number count: 9 max: 8"
-        ]
+def test_messages_come_as_invalid_values_then_unknown_names():
+    params = {"foo": ["1"], "limit": ["x"], "bar": ["1"], "order": ["sideways"], "size": ["1", "2", "3"]}
 
-
-def test_repeats_up_to_the_maximum_are_accepted():
-    with override_settings(MIRROR={**settings.MIRROR, "MAX_REPEATED_QUERY_PARAMETERS": 8}):
-        assert filterset({"block.number": [str(n) for n in range(1, 9)]}).validate() is None
-
-
-def test_too_many_repeats_of_an_unknown_parameter_reports_the_count_only():
-    with override_settings(MIRROR={**settings.MIRROR, "MAX_REPEATED_QUERY_PARAMETERS": 2}):
-        assert messages_of({"foo": ["1", "2", "3"]}) == [
-            "Parameter values count exceeds maximum number allowed: foo count: 3 max: 2"
-        ]
-
-
-def test_messages_come_as_counts_then_invalid_values_then_unknown_names():
-    params = {
-        "foo": ["1"],
-        "limit": ["x"],
-        "block.number": ["1", "2", "3"],
-        "bar": ["1"],
-        "order": ["sideways"],
-        "size": ["1", "2", "3"],
-    }
-
-    with override_settings(MIRROR={**settings.MIRROR, "MAX_REPEATED_QUERY_PARAMETERS": 2}):
-        assert messages_of(params) == [
-            "Parameter values count exceeds maximum number allowed: block.number count: 3 max: 2",
-            "Parameter values count exceeds maximum number allowed: size count: 3 max: 2",
-            "Invalid parameter: limit",
-            "Invalid parameter: order",
-            "Unknown query parameter: foo",
-            "Unknown query parameter: bar",
-        ]
+    assert messages_of(params) == [
+        "Invalid parameter: limit",
+        "Invalid parameter: order",
+        "Unknown query parameter: foo",
+        "Unknown query parameter: bar",
+    ]
 
 
 def test_criteria_validates_first():

@@ -124,6 +124,7 @@ INSTALLED_APPS = [
     "apps.accounts",
     "apps.blocks",
     "apps.contracts",
+    "apps.hooks",
     "apps.network",
     "apps.schedules",
     "apps.status",

@@ -32,6 +32,7 @@ urlpatterns = [
                 path("", include("apps.schedules.api.urls")),
                 path("", include("apps.contracts.api.urls")),
                 path("", include("apps.network.api.urls")),
+                path("", include("apps.hooks.api.urls")),
             ]
         ),
     ),

@@ -5,7 +5,8 @@ FilterSets of the strict dialect (`apps.common.query.strict`).
 the upstream, `eq` bounds from above (the file in force at that instant) and the digits
 after the dot are the nanoseconds as written (`1.5` is 1 s + 5 ns). `/network/nodes` binds
 its query to a request object: a value that does not bind answers
-`Invalid parameter: <name>` without detail.
+`Invalid parameter: <name>` without detail. `/network/registered-nodes` binds to one too,
+with its own dialect (`RegisteredNodesDialect`).
 """
 
 import re
@@ -14,6 +15,7 @@ from dataclasses import dataclass, replace
 from apps.common.errors import InvalidArgument
 from apps.common.ledger.codecs import MAX_LONG
 from apps.common.query.comparisons import (
+    ALL_OPERATORS,
     LOWER_OPERATORS,
     RANGE_OPERATORS,
     UPPER_OPERATORS,
@@ -21,25 +23,31 @@ from apps.common.query.comparisons import (
 )
 from apps.common.query.filters import parse_order
 from apps.common.query.filtersets import ListFilterSet, QueryFilterSet
+from apps.common.query.pages import PageCriteria
 from apps.common.query.pagination import Anchor
 from apps.common.query.strict import (
     STRICT,
     RangeFilter,
+    StrictDialect,
+    StrictParams,
     ValueFilter,
     bad_request,
     parse_comparison,
     parse_java_entity_id,
 )
+from apps.network.models import RegisteredNodeType
 
 __all__ = (
     "FEE_ESTIMATE_MODES",
     "MAX_HIGH_VOLUME_THROTTLE",
     "NODES_LIMIT_DEFAULT",
     "NODES_LIMIT_MAX",
+    "REGISTERED_NODES_DIALECT",
     "SUPPLY_TYPES",
     "FeeEstimateFilterSet",
     "FeesFilterSet",
     "NodeFilterSet",
+    "RegisteredNodeFilterSet",
     "SupplyFilterSet",
     "TimestampBound",
     "TimestampFilterSet",
@@ -251,3 +259,183 @@ class FeeEstimateFilterSet(QueryFilterSet):
     def throttle(self) -> int:
         self.validate()
         return self.value("high_volume_throttle", 0)
+
+
+#
+# /network/registered-nodes
+#
+
+_JAVA_NOT_WHITESPACE = frozenset("\x85\xa0\u2007\u202f")
+_JAVA_LONG = re.compile(r"[+-]?\d+")
+
+
+def is_java_blank(text: str) -> bool:
+    """Empty or only whitespace, as Java's `Character.isWhitespace` counts it (not the no-break spaces)."""
+    return all(character.isspace() and character not in _JAVA_NOT_WHITESPACE for character in text)
+
+
+def parse_java_long(text: str) -> int:
+    """A non-negative number as Java's `Long.parseLong` reads it (a sign allowed, `-0` is 0)."""
+    if not _JAVA_LONG.fullmatch(text) or not 0 <= int(text) <= MAX_LONG:
+        raise ValueError(f"Invalid number {text!r}")
+    return int(text)
+
+
+def parse_number_range(text: str) -> Comparison:
+    """`[op:]number` as the Java service's number range parameter splits it: on every colon,
+    the empty parts ending the value dropped (`gt:5:` is `gt:5`), the operator one of
+    `eq gt gte lt lte ne` in any case and never empty."""
+    parts = text.split(":")
+    while parts and not parts[-1]:
+        parts.pop()
+    if len(parts) == 1:
+        return Comparison("eq", parse_java_long(parts[0]))
+    if len(parts) != 2 or parts[0].lower() not in ALL_OPERATORS:
+        raise ValueError(f"Invalid range {text!r}")
+    return Comparison(parts[0].lower(), parse_java_long(parts[1]))
+
+
+def parse_registered_node_type(text: str) -> RegisteredNodeType:
+    """Spring's lenient enum binding: the letters and digits of the name, in any case (`bLoCk-NoDe`)."""
+    letters = "".join(character for character in text if character.isalpha() or character.isdecimal()).lower()
+    for node_type in RegisteredNodeType:
+        if node_type.name.replace("_", "").lower() == letters:
+            return node_type
+    raise ValueError(f"Invalid registered node type {text!r}")
+
+
+class NumberRangeFilter(RangeFilter):
+    """Comparisons of a number, each read by `parse_number_range`; a blank value compares nothing."""
+
+    def __init__(self, **kwargs):
+        super().__init__(parser=parse_java_long, **kwargs)
+        self.is_blank = is_java_blank
+
+    def parse_one(self, text: str) -> Comparison:
+        return parse_number_range(text)
+
+
+@dataclass(frozen=True)
+class RegisteredNodesDialect(StrictDialect):
+    """The strict dialect as the Java service binds a query to a request object and then
+    validates it, parameter by parameter in the order the object declares them:
+    - a parameter whose first value is blank is not given (its default applies);
+    - a parameter taking one value given more: 400 `Only a single instance is supported for
+      <name>` (detail), before anything converts;
+    - then every value that does not convert, and every converted one out of its bounds
+      (`limit` outside 1..`limit_max`, a range parameter given more than `max_values` times,
+      blank values included), answer together, one `Invalid parameter: <name>` each (no
+      detail): those that did not convert first."""
+
+    def split(self, filterset: QueryFilterSet) -> tuple[dict, dict[str, list[str]]]:
+        return {}, {
+            name: values
+            for name, values in filterset.params.items()
+            if name in filterset.base_filters and not is_java_blank(values[0])
+        }
+
+    def validate(self, filterset: QueryFilterSet) -> None:
+        if not filterset.data:
+            return
+        declared = filterset.declared_filters_in_order()
+        for name, filter_ in declared:
+            if not isinstance(filter_, RangeFilter) and len(filterset.data.getlist(name)) > 1:
+                raise bad_request(f"Only a single instance is supported for {name}")
+        errors = filterset.form.errors
+        unconverted = [name for name, _ in declared if name in errors]
+        out_of_bounds = [
+            name for name, filter_ in declared if name not in errors and self._out_of_bounds(filterset, name, filter_)
+        ]
+        if unconverted or out_of_bounds:
+            raise self.conversion_error(*unconverted, *out_of_bounds)
+
+    def _out_of_bounds(self, filterset: QueryFilterSet, name: str, filter_) -> bool:
+        if isinstance(filter_, RangeFilter):
+            return filter_.max_values is not None and len(filterset.data.getlist(name)) > filter_.max_values
+        if name == "limit":
+            limit = filterset.value("limit")
+            return limit is not None and not 1 <= limit <= self.limit_max
+        return False
+
+
+REGISTERED_NODES_DIALECT = RegisteredNodesDialect(conversion_error=InvalidArgument.for_params)
+
+
+# The parameters the Java service's `links.next` carries over (any route's), a value holding a
+# control character left out.
+LINKED_PARAMS = frozenset({
+    "account.id", "file.id", "hook.id", "key", "limit", "node.id", "order", "owner", "receiver.id",
+    "registerednode.id", "sender.id", "serialnumber", "timestamp", "token.id", "type",
+})
+_CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def linked_query(query: StrictParams) -> StrictParams:
+    """The query as the next page's link repeats it (`LINKED_PARAMS`)."""
+    linked = StrictParams("")
+    linked.pairs = tuple(
+        (name, value) for name, value in query.pairs if name in LINKED_PARAMS and not _CONTROL_CHARACTER.search(value)
+    )
+    for name, value in linked.pairs:
+        linked.setdefault(name, []).append(value)
+    return linked
+
+
+def _java_long(value: int) -> int:
+    """`value` as a Java `long` computes it: wrapped into 64 bits (`gt:` the largest long bounds nothing)."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+class RegisteredNodeFilterSet(ListFilterSet):
+    """`registerednode.id` (at most two comparisons; an `eq` comes alone; `ne` is read and
+    compares nothing), `type` (a `RegisteredNodeType`: the nodes with an endpoint of that type),
+    `limit` (25 by default, 1..100) and `order`. The comparisons resolve to one closed range,
+    which the criteria carry as `gte` and `lte` on `registered_node_id`; their query is the one
+    `links.next` repeats (`linked_query`)."""
+
+    dialect = REGISTERED_NODES_DIALECT
+    limit = ValueFilter(parser=parse_spring_int)
+    order = ValueFilter(parser=parse_order)
+    registered_node_id = NumberRangeFilter(param="registerednode.id")
+    node_type = ValueFilter(param="type", parser=parse_registered_node_type)
+
+    ordering_fields = ("registered_node_id",)
+    pagination = (Anchor("registerednode.id", "registered_node_id"),)
+
+    def validate(self) -> None:
+        super().validate()
+        self._id_range = self._resolve_id_range()
+
+    @property
+    def id_range(self) -> tuple[int, int]:
+        """The inclusive (lower, upper) the `registerednode.id` comparisons leave."""
+        self.validate()
+        return self._id_range
+
+    def _resolve_id_range(self) -> tuple[int, int]:
+        """As the upstream's service reads the comparisons, in the order given: an `eq` is the
+        range when it is the only value (blank ones count), else refused; lower and upper
+        bounds narrow the range from 0..the largest long."""
+        given = len(self.data.getlist("registerednode.id"))
+        lower, upper = 0, MAX_LONG
+        for comparison in self.form.cleaned_data["registerednode.id"]:
+            if comparison.operator == "eq":
+                if given > 1:
+                    raise bad_request("The 'eq' operator cannot be combined with other operators")
+                return comparison.value, comparison.value
+            if comparison.operator in LOWER_OPERATORS:
+                lower = max(lower, _java_long(comparison.value + (comparison.operator == "gt")))
+            elif comparison.operator in UPPER_OPERATORS:
+                upper = min(upper, comparison.value - (comparison.operator == "lt"))
+        if lower > upper:
+            raise bad_request("Invalid range: lower bound exceeds upper bound")
+        return lower, upper
+
+    def criteria(self, *, scope: tuple = ()) -> PageCriteria:
+        criteria = super().criteria(scope=scope)
+        lower, upper = self.id_range
+        return criteria.replaced(
+            query=linked_query(self.params),
+            comparisons={"registerednode.id": (Comparison("gte", lower), Comparison("lte", upper))},
+            columns={"registerednode.id": ("registered_node_id", True)},
+        )

@@ -12,6 +12,7 @@ __all__ = [
     "ReconciliationJob",
     "RegisteredNode",
     "RegisteredNodeHistory",
+    "RegisteredNodeType",
 ]
 
 from django.contrib.postgres.fields import ArrayField, BigIntegerRangeField
@@ -190,6 +191,17 @@ class ReconciliationJob(models.Model):
     class Meta:
         managed = False
         db_table = "reconciliation_job"
+
+
+class RegisteredNodeType(models.IntegerChoices):
+    """What a registered node's service endpoint serves, as `registered_node.type` stores it
+    (the distinct types of its endpoints); UNKNOWN is an endpoint of none of the others."""
+
+    UNKNOWN = 0
+    BLOCK_NODE = 1
+    GENERAL_SERVICE = 2
+    MIRROR_NODE = 3
+    RPC_RELAY = 4
 
 
 class RegisteredNodeColumns(models.Model):

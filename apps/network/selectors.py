@@ -16,9 +16,9 @@ from apps.common.ledger.codecs import (
     encode_entity_id,
 )
 from apps.common.query.comparisons import Where
-from apps.common.query.pages import PageCriteria
+from apps.common.query.pages import CompiledPages, PageCriteria, narrow
 from apps.network import sql
-from apps.network.models import NetworkStake
+from apps.network.models import NetworkStake, RegisteredNode
 from apps.tokens.models import CustomFee, Token, TokenType
 from apps.topics.models import Topic
 
@@ -33,6 +33,7 @@ __all__ = (
     "latest_system_file",
     "network_nodes",
     "network_stake_latest",
+    "registered_nodes",
     "token_fee_state",
     "topic_has_custom_fees",
     "unreleased_supply",
@@ -153,6 +154,32 @@ def network_nodes(criteria: PageCriteria) -> list[dict]:
         for column in _JSON_COLUMNS:
             row[column] = None if row[column] is None else json.loads(row[column])
     return rows
+
+
+#
+# Registered nodes
+#
+
+REGISTERED_NODE_COLUMNS = (
+    "admin_key", "created_timestamp", "description", "registered_node_id", "service_endpoints", "timestamp_range"
+)
+
+
+def _registered_node_page(criteria: PageCriteria):
+    nodes = RegisteredNode.objects.filter(deleted=False)
+    node_type = criteria.option("type")
+    if node_type is not None:
+        nodes = nodes.filter(type__contains=[int(node_type)])
+    return narrow(nodes.values(*REGISTERED_NODE_COLUMNS), criteria)
+
+
+_REGISTERED_NODE_PAGES = CompiledPages(_registered_node_page)
+
+
+def registered_nodes(criteria: PageCriteria) -> list[dict]:
+    """A page of the registered nodes not deleted, in the criteria's `registered_node_id` range,
+    with an endpoint of the `type` option's type when it is given."""
+    return _REGISTERED_NODE_PAGES.rows(criteria)
 
 
 #

@@ -96,6 +96,14 @@ ROUTES: dict[str, tuple[str, ...]] = {
         "/api/v1/network/supply",
         "/api/v1/network/supply?timestamp=lt:{timestamp}",
         "/api/v1/network/nodes",
+        "/api/v1/network/registered-nodes",
+        "/api/v1/network/registered-nodes?type=BLOCK_NODE&registerednode.id=gt:2&limit=5",
+    ),
+    # Java-served upstream as well: ours only. The allowance owner 0.0.1020 owns hooks (the generator's rule).
+    "hooks": (
+        "/api/v1/accounts/{allowance_owner}/hooks",
+        "/api/v1/accounts/{allowance_owner}/hooks/1/storage",
+        "/api/v1/accounts/{allowance_owner}/hooks/1/storage?timestamp={timestamp}",
     ),
 }
 

@@ -36,6 +36,10 @@ FIRST_ACCOUNT = 1001
 TOTAL_SUPPLY = 5_000_000_000 * 10**8
 NFT_SERIALS = 100
 STATE_SLOTS = 16
+# Accounts 0.0.N with N % 100 = 20 own hooks 1..HOOKS_PER_OWNER, each with HOOK_SLOTS storage
+# slots written HOOK_WRITES times over the ledger (see `LedgerSql._hooks`).
+HOOK_OWNER_MODULUS, HOOK_OWNER_REMAINDER = 100, 20
+HOOKS_PER_OWNER, HOOK_SLOTS, HOOK_WRITES = 3, 32, 2
 
 CONTRACT_CALL, CRYPTO_TRANSFER, SUBMIT_MESSAGE, SCHEDULE_CREATE = 7, 14, 27, 42
 SUCCESS, INSUFFICIENT_ACCOUNT_BALANCE = 22, 28
@@ -95,6 +99,12 @@ class Layout:
     @property
     def contracts(self) -> int:
         return max(4, self.accounts // 2000)
+
+    @property
+    def registered_nodes(self) -> int:
+        """Registered nodes 0..n-1: node n has one endpoint of type n % 4 + 1 (block node, general
+        service, mirror node, RPC relay); every tenth (n % 10 = 9) is deleted."""
+        return max(20, self.accounts // 1000)
 
     @property
     def first_fungible_token(self) -> int:
@@ -160,7 +170,8 @@ TABLES = (
     "record_file", "topic_message", "contract_result", "contract_log", "contract_state_change",
     "contract_transaction", "contract_transaction_hash", "schedule", "transaction_signature", "entity",
     "entity_stake", "account_balance", "token_balance", "token", "custom_fee", "token_account", "nft", "topic",
-    "contract", "contract_state", "crypto_allowance", "token_allowance",
+    "contract", "contract_state", "crypto_allowance", "token_allowance", "registered_node",
+    "hook", "hook_storage", "hook_storage_change",
 )
 
 # Draw streams: each drawn value of a row has its own, so no two values share a draw.
@@ -168,6 +179,8 @@ TABLES = (
  TRANSACTION_HASH, MESSAGE, RUNNING_HASH, PARAMETERS, CALL_RESULT, LOG_DATA, STATE_VALUE, BLOCK_HASH, FILE_HASH,
  KEY, EVM_ADDRESS) = range(22)
 STREAMS = 64
+# The values written to hook storage: a stream apart from the transactions' above.
+HOOK_VALUE = 48
 
 ZERO_WORD_PREFIX = "'\\x" + "00" * 24 + "'::bytea"
 ZERO_WORD = "'\\x" + "00" * 32 + "'::bytea"
@@ -448,7 +461,11 @@ from generate_series(({start // BLOCK_SIZE})::bigint, {(end - 1) // BLOCK_SIZE})
     # What the ledger ends with, from what the chunks wrote.
 
     def final_jobs(self) -> list[Job]:
-        return [Job(self._accounts()), Job(self._tokens()), Job(self._topics_and_contracts())]
+        return [
+            Job(self._accounts()), Job(self._tokens()), Job(self._topics_and_contracts()),
+            Job((self._registered_nodes(),)),
+            Job(self._hooks()),
+        ]
 
     def _snapshots(self) -> list[int]:
         return [self.layout.snapshot_timestamp(point) for point in self.layout.snapshot_points()]
@@ -620,6 +637,78 @@ insert into contract_state (contract_id, slot, value, created_timestamp, modifie
 select contract_id, slot, (array_agg(value_written order by consensus_timestamp desc))[1],
     min(consensus_timestamp), max(consensus_timestamp)
 from contract_state_change group by contract_id, slot
+""",
+        )
+
+    def _registered_nodes(self) -> str:
+        created = self.layout.created_ns
+        # The endpoint as the importer stores it (snake_case, no null keys), by `registered_node.type`.
+        endpoints = {
+            1: "jsonb_build_object('block_node', jsonb_build_object('endpoint_apis', jsonb_build_array("
+            "'STATUS', 'PUBLISH', 'SUBSCRIBE_STREAM')), 'domain_name', 'block' || n || '.example.com', 'port', 40840,"
+            " 'requires_tls', true)",
+            2: "jsonb_build_object('general_service', jsonb_build_object('description', 'service ' || n),"
+            " 'ip_address', '10.1.' || n / 256 % 256 || '.' || n % 256, 'port', 443, 'requires_tls', true)",
+            3: "jsonb_build_object('mirror_node', '{}'::jsonb, 'domain_name', 'mirror' || n || '.example.com',"
+            " 'port', 443, 'requires_tls', true)",
+            4: "jsonb_build_object('rpc_relay', '{}'::jsonb, 'ip_address', '10.2.' || n / 256 % 256 || '.' || n % 256,"
+            " 'port', 7546, 'requires_tls', false)",
+        }
+        endpoint = "case n % 4 + 1 " + " ".join(f"when {type_} then {sql}" for type_, sql in endpoints.items()) + " end"
+        return f"""
+insert into registered_node (
+    admin_key, created_timestamp, deleted, description, registered_node_id, service_endpoints, timestamp_range, type
+)
+select {self._entity_key('n')}, {created}, n % 10 = 9, 'registered node ' || n, n, jsonb_build_array({endpoint}),
+    int8range({created}, null), array[n % 4 + 1]::smallint[]
+from generate_series((0)::bigint, {self.layout.registered_nodes - 1}) n
+"""
+
+    def _hooks(self) -> tuple[str, ...]:
+        """The hooks of the hook owners (the last hook of every other owner deleted) and their storage.
+
+        Slot s (key s, left-padded to 32 bytes) of a hook is written `writes` times, the w-th time at a
+        transaction of the w-th part of the ledger; a write reads what the previous one wrote, and the last
+        write of every eighth slot clears it (an empty value: deleted). `hook_storage` is each slot's last write.
+        """
+        layout = self.layout
+        created = layout.created_ns
+        writes = max(1, min(HOOK_WRITES, layout.transactions))
+        span = max(1, layout.transactions // writes)
+        owners = (
+            f"generate_series(({FIRST_ACCOUNT})::bigint, {FIRST_ACCOUNT + layout.accounts - 1}) owner,"
+            f" generate_series((1)::bigint, {HOOKS_PER_OWNER}) h"
+        )
+        is_owner = f"owner % {HOOK_OWNER_MODULUS} = {HOOK_OWNER_REMAINDER}"
+        slot = f"((owner * {HOOKS_PER_OWNER} + h) * {HOOK_SLOTS} + s)"
+
+        def value(write: str) -> str:
+            return self.random_bytes(f"{slot} * {writes} + {write}", HOOK_VALUE, 32)
+
+        cleared = f"(w = {writes - 1} and s % 8 = 7)"
+        return (
+            f"""
+insert into hook (
+    owner_id, hook_id, contract_id, created_timestamp, timestamp_range, extension_point, deleted, admin_key, type
+)
+select owner, h, {layout.first_contract} + (owner + h) % {layout.contracts}, {created}, int8range({created}, null),
+    'ACCOUNT_ALLOWANCE_HOOK', h = {HOOKS_PER_OWNER} and owner % {2 * HOOK_OWNER_MODULUS} = {HOOK_OWNER_REMAINDER},
+    {self._entity_key(f'owner * {HOOKS_PER_OWNER + 1} + h')}, 'EVM'
+from {owners} where {is_owner}
+""",
+            f"""
+insert into hook_storage_change (consensus_timestamp, hook_id, owner_id, key, value_read, value_written, deleted)
+select {self.timestamp(f'w * {span} + {slot} * 7919 % {span}')}, h, owner, {ZERO_WORD_PREFIX} || int8send(s),
+    case when w = 0 then {ZERO_WORD} else {value('(w - 1)')} end,
+    case when {cleared} then ''::bytea else {value('w')} end, {cleared}
+from {owners}, generate_series((0)::bigint, {HOOK_SLOTS - 1}) s, generate_series((0)::bigint, {writes - 1}) w
+where {is_owner}
+""",
+            """
+insert into hook_storage (owner_id, hook_id, key, value, created_timestamp, modified_timestamp, deleted)
+select owner_id, hook_id, key, (array_agg(value_written order by consensus_timestamp desc))[1],
+    min(consensus_timestamp), max(consensus_timestamp), (array_agg(deleted order by consensus_timestamp desc))[1]
+from hook_storage_change group by owner_id, hook_id, key
 """,
         )
 

@@ -212,6 +212,19 @@ def test_topic_sequence_numbers_count_up_from_one_and_every_topic_has_its_fees(l
     assert scalar("select count(*) from topic t join custom_fee f on f.entity_id = t.id") == LAYOUT.topics
 
 
+@pytest.mark.django_db
+def test_registered_nodes_follow_from_the_layout(ledger):
+    assert rows("select count(*), count(*) filter (where deleted) from registered_node") == [
+        (LAYOUT.registered_nodes, LAYOUT.registered_nodes // 10)
+    ]
+    # Each node's one endpoint is of its type, as the importer stores it.
+    assert rows(
+        "select type[1], count(*) from registered_node"
+        " where jsonb_array_length(service_endpoints) = 1 and service_endpoints -> 0 ? (array["
+        "'', 'block_node', 'general_service', 'mirror_node', 'rpc_relay'])[type[1] + 1] group by 1 order by 1"
+    ) == [(node_type, LAYOUT.registered_nodes // 4) for node_type in (1, 2, 3, 4)]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_same_seed_gives_the_same_rows_however_chunked_and_another_seed_others():
     conninfo = django_conninfo()

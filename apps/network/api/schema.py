@@ -126,6 +126,7 @@ register_responses(
         "GET /api/v1/network/fees": "NetworkFeesResponse",
         "POST /api/v1/network/fees": "FeeEstimateResponse",
         "GET /api/v1/network/nodes": "NetworkNodesResponse",
+        "GET /api/v1/network/registered-nodes": "RegisteredNodesResponse",
         "GET /api/v1/network/stake": "NetworkStakeResponse",
         "GET /api/v1/network/supply": "NetworkSupplyResponse",
     }
@@ -145,13 +146,62 @@ register_query_parameters(
         "mode": ref("FeeEstimateMode"),
         "q": string(enum=list(SUPPLY_TYPES)),
         "node.id": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}$"),
+        "registerednode.id": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}$"),
     },
     # The upstream's own nodes route pages by 10, at most 25 (ROUTES.md); its document says 25 and 100.
     operations={
         "GET /api/v1/network/nodes": {"limit": limit_query(NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX)},
+        "GET /api/v1/network/registered-nodes": {"type": ref("RegisteredNodeType")},
         **{
             f"GET /api/v1/network/{route}": {"timestamp": TIMESTAMP_RANGE_QUERY}
             for route in ("exchangerate", "fees", "supply")
         },
     },
+)
+
+
+# /network/registered-nodes. The upstream also answers an endpoint of no known type (as a general
+# service endpoint) and takes `type=UNKNOWN`; its document names the four types, as ours does.
+register_schemas(
+    RegisteredNodeType=string(enum=["BLOCK_NODE", "GENERAL_SERVICE", "MIRROR_NODE", "RPC_RELAY"]),
+    RegisteredBlockNodeApi=string(
+        enum=["OTHER", "STATUS", "PUBLISH", "SUBSCRIBE_STREAM", "STATE_PROOF", "UNRECOGNIZED"]
+    ),
+    RegisteredBlockNodeEndpoint=obj(endpoint_apis=array(ref("RegisteredBlockNodeApi"))),
+    RegisteredGeneralServiceEndpoint=obj(description=string()),
+    RegisteredMirrorNodeEndpoint={"type": "object"},
+    RegisteredRpcRelayEndpoint={"type": "object"},
+    RegisteredServiceEndpoint={
+        **obj(
+            required=("block_node", "general_service", "mirror_node", "port", "rpc_relay", "requires_tls", "type"),
+            # null but for the endpoint's own type
+            block_node=nullable(ref("RegisteredBlockNodeEndpoint")),
+            domain_name=nullable(string()),
+            general_service=nullable(ref("RegisteredGeneralServiceEndpoint")),
+            ip_address=nullable(string()),
+            mirror_node=nullable(ref("RegisteredMirrorNodeEndpoint")),
+            port=integer("int32", minimum=0, maximum=65535),
+            requires_tls=boolean(),
+            rpc_relay=nullable(ref("RegisteredRpcRelayEndpoint")),
+            type=ref("RegisteredNodeType"),
+        ),
+        # A domain name, an IP address or both.
+        "allOf": [{"anyOf": [{"required": ["domain_name"]}, {"required": ["ip_address"]}]}],
+    },
+    RegisteredServiceEndpoints=array(ref("RegisteredServiceEndpoint")),
+    RegisteredNode=obj(
+        required=(
+            "admin_key", "created_timestamp", "description", "registered_node_id", "service_endpoints", "timestamp"
+        ),
+        admin_key=ref("Key"),
+        created_timestamp=ref("TimestampNullable"),
+        description=nullable(string()),
+        registered_node_id=integer("int64"),
+        service_endpoints=ref("RegisteredServiceEndpoints"),
+        timestamp=ref("TimestampRange"),
+    ),
+    RegisteredNodes=array(ref("RegisteredNode")),
+    RegisteredNodesResponse=obj(
+        required=("links", "registered_nodes"), registered_nodes=ref("RegisteredNodes"), links=ref("Links")
+    ),
 )

@@ -15,6 +15,7 @@ from apps.network.selectors import Supply, SystemFile
 __all__ = (
     "TOTAL_SUPPLY",
     "NetworkNodeSerializer",
+    "RegisteredNodeSerializer",
     "exchange_rate_set",
     "hbars",
     "network_fees",
@@ -173,3 +174,53 @@ def service_endpoint(endpoint: dict | None) -> dict | None:
 def unset_as_none(value: int | None) -> int | None:
     """-1 marks a stake figure the network did not report."""
     return None if value == -1 else value
+
+
+#
+# /network/registered-nodes
+#
+
+# An endpoint's type follows from the one of these keys it holds; the upstream answers one holding
+# none (an endpoint type it does not know) as a general service endpoint.
+_ENDPOINT_TYPES = (
+    ("block_node", "BLOCK_NODE"),
+    ("general_service", "GENERAL_SERVICE"),
+    ("mirror_node", "MIRROR_NODE"),
+    ("rpc_relay", "RPC_RELAY"),
+)
+_UNKNOWN_ENDPOINT_TYPE = "GENERAL_SERVICE"
+
+
+class RegisteredNodeSerializer(RowSerializer):
+    """A row of `selectors.registered_nodes`."""
+
+    def to_representation(self, row: dict) -> dict:
+        timestamp_range = row["timestamp_range"]
+        return {
+            "admin_key": encode_key(row["admin_key"]),
+            "created_timestamp": format_timestamp(row["created_timestamp"]),
+            "description": row["description"],
+            "registered_node_id": row["registered_node_id"],
+            "service_endpoints": [registered_service_endpoint(endpoint) for endpoint in row["service_endpoints"] or ()],
+            "timestamp": {
+                "from": format_timestamp(timestamp_range.lower),
+                "to": format_timestamp(timestamp_range.upper),
+            },
+        }
+
+
+def registered_service_endpoint(endpoint: dict) -> dict:
+    """An endpoint as the importer stores it (snake_case keys, those without a value left out)."""
+    block_node = endpoint.get("block_node")
+    general_service = endpoint.get("general_service")
+    return {
+        "block_node": None if block_node is None else {"endpoint_apis": list(block_node.get("endpoint_apis") or ())},
+        "domain_name": endpoint.get("domain_name"),
+        "general_service": None if general_service is None else {"description": general_service.get("description")},
+        "ip_address": endpoint.get("ip_address"),
+        "mirror_node": None if endpoint.get("mirror_node") is None else {},
+        "port": endpoint.get("port", 0),
+        "requires_tls": endpoint.get("requires_tls", False),
+        "rpc_relay": None if endpoint.get("rpc_relay") is None else {},
+        "type": next((name for key, name in _ENDPOINT_TYPES if endpoint.get(key) is not None), _UNKNOWN_ENDPOINT_TYPE),
+    }

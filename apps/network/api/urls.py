@@ -1,6 +1,6 @@
 from django.urls import re_path
 
-from apps.network.api.views import NetworkViewSet
+from apps.network.api.views import NetworkViewSet, RegisteredNodeViewSet
 
 app_name = "network-api"
 
@@ -9,10 +9,17 @@ app_name = "network-api"
 METHODS = {"nodes": {"get": "list"}, "fees": {"get": "fees", "post": "estimate_fee"}}
 
 urlpatterns = [
+    *(
+        re_path(
+            rf"^network/{action}/?$",
+            NetworkViewSet.as_view(METHODS.get(action, {"get": action})),
+            name=f"network-{action}",
+        )
+        for action in ("exchangerate", "fees", "nodes", "stake", "supply")
+    ),
     re_path(
-        rf"^network/{action}/?$",
-        NetworkViewSet.as_view(METHODS.get(action, {"get": action})),
-        name=f"network-{action}",
-    )
-    for action in ("exchangerate", "fees", "nodes", "stake", "supply")
+        r"^network/registered-nodes/?$",
+        RegisteredNodeViewSet.as_view({"get": "list"}),
+        name="network-registered-nodes",
+    ),
 ]

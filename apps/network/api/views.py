@@ -12,6 +12,7 @@ from apps.network.filtersets import (
     FeeEstimateFilterSet,
     FeesFilterSet,
     NodeFilterSet,
+    RegisteredNodeFilterSet,
     SupplyFilterSet,
     TimestampBound,
     TimestampFilterSet,
@@ -43,6 +44,7 @@ class NetworkViewSet(MirrorViewSet):
 
     filterset_class = NodeFilterSet
     selector = selectors.network_nodes
+    entity_tags = True
     serializer_class = serializers.NetworkNodeSerializer
     results_key = "nodes"
     cache_control = {
@@ -102,6 +104,18 @@ class NetworkViewSet(MirrorViewSet):
             return self.answer(serializers.network_supply(supply))
         tinybars = serializers.TOTAL_SUPPLY if kind == "totalcoins" else serializers.TOTAL_SUPPLY - supply.unreleased
         return HttpResponse(serializers.hbars(tinybars), content_type="text/plain;charset=UTF-8")
+
+
+class RegisteredNodeViewSet(MirrorViewSet):
+    """GET `/network/registered-nodes` (the same Java controller): the registered nodes not
+    deleted, by `registered_node_id`."""
+
+    filterset_class = RegisteredNodeFilterSet
+    selector = selectors.registered_nodes
+    entity_tags = True
+    serializer_class = serializers.RegisteredNodeSerializer
+    results_key = "registered_nodes"
+    cache_control = {"list": CACHE_CONTROL_NETWORK}
 
 
 #

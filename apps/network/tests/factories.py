@@ -10,6 +10,8 @@ from apps.network.models import (
     NetworkStake,
     Node,
     NodeStake,
+    RegisteredNode,
+    RegisteredNodeType,
 )
 from apps.network.protobuf import hapi
 
@@ -124,3 +126,29 @@ def create_node_stake(consensus_timestamp: int, node_id: int, **overrides) -> No
     NodeStake(consensus_timestamp=consensus_timestamp, node_id=node_id, **{**fields, **overrides}).save(
         force_insert=True
     )
+
+
+def registered_endpoint(node_type: RegisteredNodeType, **overrides) -> dict:
+    """One service endpoint of `node_type` as the importer stores it: snake_case keys, none null."""
+    kinds = {
+        RegisteredNodeType.BLOCK_NODE: {"block_node": {"endpoint_apis": ["STATUS", "PUBLISH"]}},
+        RegisteredNodeType.GENERAL_SERVICE: {"general_service": {"description": "a service"}},
+        RegisteredNodeType.MIRROR_NODE: {"mirror_node": {}},
+        RegisteredNodeType.RPC_RELAY: {"rpc_relay": {}},
+    }
+    return {**kinds.get(node_type, {}), "ip_address": "192.168.1.10", "port": 50211, "requires_tls": True, **overrides}
+
+
+def create_registered_node(registered_node_id: int, *types: RegisteredNodeType, **overrides) -> None:
+    """A registered node with one endpoint of each of `types` (a block node's by default)."""
+    types = types or (RegisteredNodeType.BLOCK_NODE,)
+    fields = {
+        "admin_key": bytes.fromhex("1220" + "cd" * 32),
+        "created_timestamp": SECOND + registered_node_id,
+        "deleted": False,
+        "description": f"registered node {registered_node_id}",
+        "service_endpoints": [registered_endpoint(node_type) for node_type in types],
+        "timestamp_range": Range(SECOND + registered_node_id, None),
+        "type": sorted({int(node_type) for node_type in types}),
+    }
+    RegisteredNode(registered_node_id=registered_node_id, **{**fields, **overrides}).save(force_insert=True)

@@ -8,13 +8,15 @@ from hiero_sdk_python.hapi.services import basic_types_pb2
 from apps.accounts.tests.factories import create_account_balances, create_entity
 from apps.common.ledger.codecs import encode_entity_id
 from apps.network import selectors
-from apps.network.filtersets import NodeFilterSet
+from apps.network.filtersets import NodeFilterSet, RegisteredNodeFilterSet
+from apps.network.models import RegisteredNodeType
 from apps.network.protobuf import parse_exchange_rate_set, parse_fee_schedules
 from apps.network.selectors import (
     SYSTEM_FILE_ATTEMPTS,
     Supply,
     latest_system_file,
     network_nodes,
+    registered_nodes,
     unreleased_supply,
 )
 from apps.network.tests.factories import (
@@ -23,6 +25,7 @@ from apps.network.tests.factories import (
     FILE_UPDATE,
     create_address_book,
     create_file_data,
+    create_registered_node,
     exchange_rate_set,
     fee_schedules,
 )
@@ -150,6 +153,59 @@ def test_network_nodes_of_listed_ids_within_bounds():
     criteria = NodeFilterSet(query).criteria()
 
     assert [row["node_id"] for row in network_nodes(criteria)] == [3, 1]
+
+
+# --- Registered nodes -------------------------------------------------------------------------
+
+
+def registered_node_rows(query_string: str) -> list[dict]:
+    return registered_nodes(RegisteredNodeFilterSet(RegisteredNodeFilterSet.read_query(query_string)).criteria())
+
+
+def registered_node_ids(query_string: str) -> list[int]:
+    return [row["registered_node_id"] for row in registered_node_rows(query_string)]
+
+
+@pytest.fixture
+def registered():
+    """Nodes 1..6: 1 a block node, 2 a mirror node and a relay, 3 a general service, 4 a block
+    node that is deleted, 5 a relay, 6 an endpoint of no known type."""
+    create_registered_node(1, RegisteredNodeType.BLOCK_NODE)
+    create_registered_node(2, RegisteredNodeType.MIRROR_NODE, RegisteredNodeType.RPC_RELAY)
+    create_registered_node(3, RegisteredNodeType.GENERAL_SERVICE)
+    create_registered_node(4, RegisteredNodeType.BLOCK_NODE, deleted=True)
+    create_registered_node(5, RegisteredNodeType.RPC_RELAY)
+    create_registered_node(6, RegisteredNodeType.UNKNOWN)
+
+
+@pytest.mark.parametrize(
+    ("query_string", "ids"),
+    [
+        ("", [1, 2, 3, 5, 6]),
+        ("order=desc", [6, 5, 3, 2, 1]),
+        ("limit=2", [1, 2]),
+        ("order=desc&limit=2", [6, 5]),
+        ("registerednode.id=2", [2]),
+        ("registerednode.id=4", []),
+        ("registerednode.id=gt:1&registerednode.id=lte:5", [2, 3, 5]),
+        ("registerednode.id=ne:2", [1, 2, 3, 5, 6]),
+        ("type=BLOCK_NODE", [1]),
+        ("type=rpc_relay", [2, 5]),
+        ("type=mirror_node&registerednode.id=gte:3", []),
+        ("type=unknown", [6]),
+    ],
+)
+def test_registered_nodes_not_deleted_in_range_and_of_type(registered, query_string, ids):
+    assert registered_node_ids(query_string) == ids
+
+
+def test_registered_nodes_rows(registered):
+    (row,) = registered_node_rows("registerednode.id=2")
+
+    assert row["service_endpoints"][0]["mirror_node"] == {}
+    assert row["service_endpoints"][1]["rpc_relay"] == {}
+    assert bytes(row["admin_key"]).hex() == "1220" + "cd" * 32
+    assert (row["timestamp_range"].lower, row["timestamp_range"].upper) == (1_000_000_002, None)
 
 
 # --- Fee estimation ---------------------------------------------------------------------------

@@ -1,15 +1,17 @@
-"""The network routes over HTTP: GET /api/v1/network/nodes, /exchangerate, /fees, /stake and
-/supply, and POST /api/v1/network/fees (with the schedule and STATE mode's rows in the database)."""
+"""The network routes over HTTP: GET /api/v1/network/nodes, /registered-nodes, /exchangerate, /fees,
+/stake and /supply, and POST /api/v1/network/fees (with the schedule and STATE mode's rows in the
+database)."""
 
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db.backends.postgresql.psycopg_any import NumericRange as Range
 from django.test import Client
 from hiero_sdk_python.hapi.services import transaction_pb2
 
 from apps.accounts.tests.factories import create_account_balances, create_entity
-from apps.network.models import AddressBookEntry, FileData
+from apps.network.models import AddressBookEntry, FileData, RegisteredNodeType
 from apps.network.tests.factories import (
     FILE_APPEND,
     FILE_CREATE,
@@ -20,8 +22,10 @@ from apps.network.tests.factories import (
     create_network_stake,
     create_node,
     create_node_stake,
+    create_registered_node,
     exchange_rate_set,
     fee_schedules,
+    registered_endpoint,
 )
 from apps.network.tests.fee_requests import account, body, ed, extra, hbar, signed
 from apps.network.tests.genesis_fee_schedule import (
@@ -256,6 +260,280 @@ def rate_files():
     """Two versions of 0.0.112: at T (1:12 until T+3600, then 1:13) and at T+3600 (2:24, then 2:25)."""
     create_file_data(112, T * SECOND, exchange_rate_set((1, 12, T + 3600), (1, 13, T + 7200)), type=FILE_CREATE)
     create_file_data(112, (T + 3600) * SECOND, exchange_rate_set((2, 24, T + 7200), (2, 25, T + 10800)))
+
+
+# --- /network/registered-nodes ----------------------------------------------------------------
+
+REGISTERED_NODES = "/api/v1/network/registered-nodes"
+
+
+def registered_node_ids(response) -> list[int]:
+    assert response.status_code == 200, response.content
+    return [node["registered_node_id"] for node in response.json()["registered_nodes"]]
+
+
+def next_link(response) -> str | None:
+    return response.json()["links"]["next"]
+
+
+@pytest.fixture
+def registered_nodes():
+    """As the upstream's controller test: 1 a block node, 2 a mirror node, 3 an RPC relay."""
+    create_registered_node(1, RegisteredNodeType.BLOCK_NODE)
+    create_registered_node(2, RegisteredNodeType.MIRROR_NODE)
+    create_registered_node(3, RegisteredNodeType.RPC_RELAY)
+
+
+def test_registered_nodes_render(client, registered_nodes):
+    response = client.get(REGISTERED_NODES)
+
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "public, max-age=60"
+    assert not response.has_header("Link")
+    body = response.json()
+    assert set(body) == {"registered_nodes", "links"}
+    assert body["links"] == {"next": None}
+    assert registered_node_ids(response) == [1, 2, 3]
+    assert body["registered_nodes"][0] == {
+        "admin_key": {"_type": "ED25519", "key": "cd" * 32},
+        "created_timestamp": "1.000000001",
+        "description": "registered node 1",
+        "registered_node_id": 1,
+        "service_endpoints": [
+            {
+                "block_node": {"endpoint_apis": ["STATUS", "PUBLISH"]},
+                "domain_name": None,
+                "general_service": None,
+                "ip_address": "192.168.1.10",
+                "mirror_node": None,
+                "port": 50211,
+                "requires_tls": True,
+                "rpc_relay": None,
+                "type": "BLOCK_NODE",
+            }
+        ],
+        "timestamp": {"from": "1.000000001", "to": None},
+    }
+
+
+def test_registered_node_endpoints_of_every_type(client):
+    general_service = registered_endpoint(RegisteredNodeType.GENERAL_SERVICE, domain_name="svc.example.com")
+    del general_service["ip_address"]
+    endpoints = [
+        general_service,
+        registered_endpoint(RegisteredNodeType.MIRROR_NODE, port=443, requires_tls=False),
+        registered_endpoint(RegisteredNodeType.RPC_RELAY),
+        # An endpoint of a type the importer did not know: answered as a general service's.
+        {"domain_name": "other.example.com", "port": 1, "requires_tls": False},
+    ]
+    create_registered_node(7, service_endpoints=endpoints, type=[0, 2, 3, 4], description=None, admin_key=None)
+
+    (node,) = client.get(REGISTERED_NODES).json()["registered_nodes"]
+
+    assert (node["admin_key"], node["description"]) == (None, None)
+    general, mirror, relay, unknown = node["service_endpoints"]
+    assert general == {
+        "block_node": None,
+        "domain_name": "svc.example.com",
+        "general_service": {"description": "a service"},
+        "ip_address": None,
+        "mirror_node": None,
+        "port": 50211,
+        "requires_tls": True,
+        "rpc_relay": None,
+        "type": "GENERAL_SERVICE",
+    }
+    assert (mirror["mirror_node"], mirror["port"], mirror["requires_tls"]) == ({}, 443, False)
+    assert mirror["type"] == "MIRROR_NODE"
+    assert (relay["rpc_relay"], relay["type"]) == ({}, "RPC_RELAY")
+    assert unknown["type"] == "GENERAL_SERVICE"
+    assert [unknown[key] for key in ("block_node", "general_service", "mirror_node", "rpc_relay")] == [None] * 4
+
+
+def test_registered_node_without_endpoints_or_creation_and_with_an_end(client):
+    create_registered_node(
+        8, service_endpoints=None, created_timestamp=None, timestamp_range=Range(5 * SECOND, 6 * SECOND)
+    )
+
+    (node,) = client.get(REGISTERED_NODES).json()["registered_nodes"]
+
+    assert (node["service_endpoints"], node["created_timestamp"]) == ([], None)
+    assert node["timestamp"] == {"from": "5.000000000", "to": "6.000000000"}
+
+
+def test_deleted_registered_nodes_are_left_out(client, registered_nodes):
+    create_registered_node(4, deleted=True)
+
+    assert registered_node_ids(client.get(REGISTERED_NODES)) == [1, 2, 3]
+    assert registered_node_ids(client.get(f"{REGISTERED_NODES}?registerednode.id=4")) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        # The upstream's controller test, over nodes 10, 20, 30 and 40.
+        ("registerednode.id=20", [20]),
+        ("registerednode.id=eq:30", [30]),
+        ("registerednode.id=lt:30", [10, 20]),
+        ("registerednode.id=lte:30", [10, 20, 30]),
+        ("registerednode.id=gt:20", [30, 40]),
+        ("registerednode.id=gte:20", [20, 30, 40]),
+        ("registerednode.id=lt:30&registerednode.id=lt:40", [10, 20]),
+        ("registerednode.id=lte:30&registerednode.id=lt:30", [10, 20]),
+        ("registerednode.id=gt:20&registerednode.id=gt:10", [30, 40]),
+        ("registerednode.id=gte:20&registerednode.id=gt:20", [30, 40]),
+        ("registerednode.id=gt:10&registerednode.id=lt:40", [20, 30]),
+        ("registerednode.id=gte:20&registerednode.id=lte:30", [20, 30]),
+        # And the rest of the grammar.
+        ("registerednode.id=GTE:20&registerednode.id=Lt:40", [20, 30]),
+        ("registerednode.id=ne:20", [10, 20, 30, 40]),
+        ("registerednode.id=ne:20&registerednode.id=lt:30", [10, 20]),
+        ("registerednode.id=99", []),
+        ("registerednode.id=", [10, 20, 30, 40]),
+        ("order=desc", [40, 30, 20, 10]),
+        ("order=DESC&registerednode.id=lt:40", [30, 20, 10]),
+        ("order=asc&limit=2", [10, 20]),
+        ("type=BLOCK_NODE", [10]),
+        ("type=general_service&registerednode.id=gte:40", [40]),
+        ("type=mirror_node&registerednode.id=gt:20", []),
+        ("unknown=1&Type=x&LIMIT=0", [10, 20, 30, 40]),
+    ],
+)
+def test_registered_nodes_filters(client, query, expected):
+    for node_id, node_type in ((10, "BLOCK_NODE"), (20, "MIRROR_NODE"), (30, "RPC_RELAY"), (40, "GENERAL_SERVICE")):
+        create_registered_node(node_id, RegisteredNodeType[node_type])
+
+    assert registered_node_ids(client.get(f"{REGISTERED_NODES}?{query}")) == expected
+
+
+@pytest.mark.parametrize(
+    ("type_", "expected"),
+    [
+        ("BLOCK_NODE", 1), ("block_node", 1), ("Block_Node", 1), ("bLoCk_NoDe", 1), ("general_service", 2),
+        ("MIRROR_NODE", 3), ("mirror_node", 3), ("RPC_RELAY", 4), ("rpc_relay", 4), ("unknown", 5),
+    ],
+)
+def test_registered_node_type_in_any_case(client, type_, expected):
+    for node_id, node_type in enumerate(
+        ("BLOCK_NODE", "GENERAL_SERVICE", "MIRROR_NODE", "RPC_RELAY", "UNKNOWN"), start=1
+    ):
+        create_registered_node(node_id, RegisteredNodeType[node_type])
+
+    assert registered_node_ids(client.get(f"{REGISTERED_NODES}?type={type_}")) == [expected]
+
+
+def test_registered_nodes_page_with_next_links(client, registered_nodes):
+    first = client.get(f"{REGISTERED_NODES}?limit=1")
+
+    assert registered_node_ids(first) == [1]
+    assert next_link(first) == "/api/v1/network/registered-nodes?limit=1&registerednode.id=gt:1"
+    assert first["Link"] == '</api/v1/network/registered-nodes?limit=1&registerednode.id=gt:1>; rel="next"'
+    second = client.get(next_link(first))
+    assert registered_node_ids(second) == [2]
+    assert next_link(second) == "/api/v1/network/registered-nodes?limit=1&registerednode.id=gt:2"
+    third = client.get(next_link(second))
+    assert next_link(third) == "/api/v1/network/registered-nodes?limit=1&registerednode.id=gt:3"
+    last = client.get(next_link(third))
+    assert (registered_node_ids(last), next_link(last)) == ([], None)
+
+
+@pytest.mark.parametrize(
+    ("query", "ids", "link"),
+    [
+        ("order=desc&limit=2", [3, 2], "?order=desc&limit=2&registerednode.id=lt:2"),
+        # Bounds in the order's direction give way to the page's; the others stay, the page's joining them.
+        (
+            "registerednode.id=gte:1&registerednode.id=lte:3&limit=2",
+            [1, 2],
+            "?registerednode.id=lte:3&registerednode.id=gt:2&limit=2",
+        ),
+        (
+            "type=Mirror_Node&order=desc&registerednode.id=lt:9&limit=1",
+            [2],
+            "?type=Mirror_Node&order=desc&limit=1&registerednode.id=lt:2",
+        ),
+        # An `eq` pins the key: the link repeats the query.
+        ("registerednode.id=2&limit=1", [2], "?registerednode.id=2&limit=1"),
+        # The link repeats only the parameters the Java service links (any route's), without control characters.
+        (
+            "unknown=1&Limit=9&timestamp=5&limit=1&account.id=%01&type=%20rpc_relay",
+            [3],
+            "?timestamp=5&limit=1&type=%20rpc_relay&registerednode.id=gt:3",
+        ),
+        # Nothing can follow the last node the bounds allow, nor a page that is not full.
+        ("registerednode.id=lte:2&limit=2", [1, 2], None),
+        ("limit=4", [1, 2, 3], None),
+    ],
+)
+def test_registered_nodes_next_links(client, registered_nodes, query, ids, link):
+    response = client.get(f"{REGISTERED_NODES}?{query}")
+
+    assert registered_node_ids(response) == ids
+    assert next_link(response) == (link and REGISTERED_NODES + link)
+
+
+def test_registered_nodes_page_by_25_and_take_up_to_100(client):
+    for node_id in range(1, 103):
+        create_registered_node(node_id)
+
+    assert registered_node_ids(client.get(REGISTERED_NODES)) == list(range(1, 26))
+    most = client.get(f"{REGISTERED_NODES}?limit=100")
+    assert registered_node_ids(most) == list(range(1, 101))
+    assert next_link(most) == f"{REGISTERED_NODES}?limit=100&registerednode.id=gt:100"
+    assert client.get(f"{REGISTERED_NODES}?limit=101").json() == invalid("limit")
+
+
+def test_registered_nodes_without_rows_are_empty(client):
+    assert client.get(REGISTERED_NODES).json() == {"registered_nodes": [], "links": {"next": None}}
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["invalid", "-1", "eq:-1", "lt:-1", "lte:-1", "gt:-1", "gte:-1", "lt:invalid", "gt:abc", "eq:abc", ".1",
+     "9223372036854775808", "a:1", "eq:1:2"],
+)
+def test_registered_node_ids_that_do_not_bind_are_400(client, registered_nodes, value):
+    response = client.get(f"{REGISTERED_NODES}?registerednode.id={value}")
+
+    assert response.status_code == 400
+    assert response.json() == invalid("registerednode.id")
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("registerednode.id=1&registerednode.id=2&registerednode.id=3", ["registerednode.id"]),
+        ("type=invalid", ["type"]),
+        ("limit=0", ["limit"]),
+        ("limit=-1", ["limit"]),
+        ("limit=invalid", ["limit"]),
+        ("order=invalid", ["order"]),
+        ("limit=0&type=x&order=up", ["order", "type", "limit"]),
+    ],
+)
+def test_registered_node_parameters_that_do_not_bind_are_400(client, registered_nodes, query, names):
+    response = client.get(f"{REGISTERED_NODES}?{query}")
+
+    assert response.status_code == 400
+    assert response.json() == {"_status": {"messages": [{"message": f"Invalid parameter: {name}"} for name in names]}}
+
+
+@pytest.mark.parametrize(
+    ("query", "detail"),
+    [
+        ("registerednode.id=eq:1&registerednode.id=2", "The 'eq' operator cannot be combined with other operators"),
+        ("registerednode.id=1&registerednode.id=lt:3", "The 'eq' operator cannot be combined with other operators"),
+        ("registerednode.id=gte:1&registerednode.id=eq:2", "The 'eq' operator cannot be combined with other operators"),
+        ("registerednode.id=gt:10&registerednode.id=lt:5", "Invalid range: lower bound exceeds upper bound"),
+        ("registerednode.id=gt:10&registerednode.id=lt:10", "Invalid range: lower bound exceeds upper bound"),
+        ("order=asc&order=desc", "Only a single instance is supported for order"),
+    ],
+)
+def test_registered_node_queries_the_service_refuses_are_400(client, registered_nodes, query, detail):
+    response = client.get(f"{REGISTERED_NODES}?{query}")
+
+    assert response.status_code == 400
+    assert response.json() == java_error("Bad Request", detail)
 
 
 # --- /network/exchangerate -------------------------------------------------------------------

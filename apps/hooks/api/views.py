@@ -1,0 +1,51 @@
+"""`/accounts/{id}/hooks` and `/accounts/{id}/hooks/{hookId}/storage`, served upstream by its
+Java service. The path is converted first (`ownerId`, then `hookId`), then the query, then
+the account is looked up (by the selector), as the upstream does. Answers carry the Java
+service's `ETag` (`apps.common.api.conditional`)."""
+
+from apps.accounts.selectors import account_paths
+from apps.common.api.views import MirrorViewSet
+from apps.common.ledger.codecs import format_entity_id
+from apps.common.query.strict import conversion_error
+from apps.hooks import selectors
+from apps.hooks.api.serializers import HookSerializer, HookStorageSerializer
+from apps.hooks.filtersets import HookFilterSet, HookStorageFilterSet, parse_spring_long
+
+
+def owner_path(text: str):
+    try:
+        return account_paths.java_account_path(text)
+    except ValueError:
+        raise conversion_error("ownerId") from None
+
+
+class HookViewSet(MirrorViewSet):
+    entity_tags = True
+    filterset_class = HookFilterSet
+    selector = selectors.hook_list
+    serializer_class = HookSerializer
+    results_key = "hooks"
+    query_parameters = {"list": ("hook.id", "limit", "order")}
+
+    def scope(self) -> tuple:
+        return (owner_path(self.kwargs["id"]),)
+
+
+class HookStorageViewSet(MirrorViewSet):
+    entity_tags = True
+    filterset_class = HookStorageFilterSet
+    selector = selectors.hook_storage_list
+    serializer_class = HookStorageSerializer
+    results_key = "storage"
+    query_parameters = {"list": ("key", "limit", "order", "timestamp")}
+
+    def scope(self) -> tuple:
+        owner = owner_path(self.kwargs["id"])
+        try:
+            hook_id = parse_spring_long(self.kwargs["hook_id"])
+        except ValueError:
+            raise conversion_error("hookId") from None
+        return owner, hook_id
+
+    def list_envelope(self, rows: selectors.StoragePage) -> dict:
+        return {"hook_id": rows.hook_id, "owner_id": format_entity_id(rows.owner_id)}

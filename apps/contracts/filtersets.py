@@ -150,8 +150,20 @@ def parse_transaction_hash(text: str) -> bytes:
     return bytes.fromhex(match.group(1))
 
 
-def parse_log_index(text: str) -> int:
-    return parse_positive_long(text, allow_zero=True)
+# A non-negative number as JavaScript's `Number` reads one, which is how the upstream validates
+# a log `index`: digits of any length, a fraction, an exponent or hex digits.
+_JS_NUMBER = re.compile(r"^\+?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$|^0[xX][0-9A-Fa-f]+$", re.ASCII)
+
+
+def parse_log_index(text: str) -> int | float:
+    """A log `index`: an int when written in digits, else the number it spells (a float),
+    which passes validation and is refused once the keyset's rules passed (the upstream
+    fails reading it, after those rules)."""
+    if text.isascii() and text.isdigit():
+        return int(text)
+    if not _JS_NUMBER.match(text):
+        raise ValueError(f"Invalid index {text!r}")
+    return float(int(text, 16)) if text[:2].lower() == "0x" else float(text)
 
 
 class ContractLogFilterSet(ListFilterSet):
@@ -198,6 +210,8 @@ class ContractLogFilterSet(ListFilterSet):
         for comparison in self.form.cleaned_data.get("index") or ():
             index.add(comparison)
         _check_bounds(timestamp, index)
+        if any(not isinstance(c.value, int) or c.value > MAX_INT for c in self.form.cleaned_data.get("index") or ()):
+            raise InvalidArgument.for_params("index")
         topics = {}
         for name in TOPIC_PARAMS:
             values = [comparison.value for comparison in self.form.cleaned_data.get(name) or ()]

@@ -7,6 +7,7 @@ from apps.common.query.comparisons import Comparison
 from apps.contracts.filtersets import (
     AllContractLogFilterSet,
     ContractLogFilterSet,
+    parse_log_index,
     parse_topic,
 )
 from apps.contracts.selectors.logs import KeyBound
@@ -76,3 +77,25 @@ def test_transaction_hash_belongs_to_the_all_contracts_route():
     with pytest.raises(InvalidArgument) as raised:
         ContractLogFilterSet({"transaction.hash": ["0x" + "ab" * 48]}).validate()
     assert raised.value.messages == ["Unknown query parameter: transaction.hash"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [("0", 0), ("7", 7), ("1e3", 1000.0), ("1.5", 1.5), ("0x10", 16.0)])
+def test_a_log_index_is_read_as_the_upstream_validates_it(text, expected):
+    assert parse_log_index(text) == expected
+
+
+@pytest.mark.parametrize("text", ["-1", "abc", "", "1e", "\u0661"])
+def test_a_log_index_that_is_no_number_is_invalid(text):
+    with pytest.raises(ValueError):
+        parse_log_index(text)
+
+
+@pytest.mark.parametrize("index", ["1e3", "1.5", str(2**31), "9" * 20])
+def test_an_index_that_is_no_int_is_refused_after_the_keyset_rules(index):
+    # The bound rules first (no timestamp), as the upstream; then the value itself.
+    with pytest.raises(InvalidArgument) as first:
+        criteria({"index": [index]})
+    assert first.value.messages == ["timestamp must have eq operator"]
+    with pytest.raises(InvalidArgument) as then:
+        criteria({"index": [index], "timestamp": ["1700000000.000000001"]})
+    assert then.value.messages == ["Invalid parameter: index"]

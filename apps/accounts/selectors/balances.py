@@ -80,7 +80,9 @@ def balance_list(criteria: PageCriteria) -> list[dict]:
     lower, snapshot = window
     holders = ()
     if criteria["account.publickey"]:
-        holders = _ids_with_public_keys(criteria["account.publickey"])
+        # At a snapshot the upstream matches the keys themselves, whatever their operators.
+        keys = tuple(Comparison("eq", comparison.value) for comparison in criteria["account.publickey"])
+        holders = _ids_with_public_keys(keys)
         if not holders:
             return []
     # The snapshot's page reads the snapshot's window in place of the query's timestamps,

@@ -23,7 +23,8 @@ def contract_result_list(criteria: PageCriteria) -> list[dict]:
     (contract_id,) = criteria.scope
     if contract_id is None:
         return []
-    return result_page(criteria, contract_id=contract_id)
+    # The upstream reads contract 0 (`/contracts/0/results`) as no contract: every contract's results.
+    return result_page(criteria, contract_id=contract_id or None)
 
 
 def all_contract_result_list(criteria: PageCriteria) -> list[dict]:

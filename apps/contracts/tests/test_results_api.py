@@ -110,6 +110,17 @@ def test_contract_results_accept_every_spelling_of_the_contract(client, results,
     assert timestamps(client.get(f"/api/v1/contracts/{path}/results")) == [ts(T + 2), ts(T + 1), ts(T)]
 
 
+@pytest.mark.parametrize("path", ["0", "0.0.0"])
+def test_contract_zero_lists_every_contracts_results(client, results, path):
+    # As the upstream, which reads contract 0 as no contract.
+    create_result(T + 4, CONTRACT + 1, transaction_index=0)
+
+    response = client.get(f"/api/v1/contracts/{path}/results?limit=2")
+
+    assert timestamps(response) == [ts(T + 4), ts(T + 2)]
+    assert response.json()["links"]["next"] == f"/api/v1/contracts/{path}/results?limit=2&timestamp=lt:{ts(T + 2)}"
+
+
 def test_contract_results_page_with_timestamp_links(client, results):
     response = client.get(f"/api/v1/contracts/{CONTRACT}/results?limit=2")
     assert timestamps(response) == [ts(T + 2), ts(T + 1)]

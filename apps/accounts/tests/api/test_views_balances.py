@@ -130,6 +130,19 @@ def test_balances_by_public_key_comparison(client, db, query, expected):
     assert accounts_of(response) == expected
 
 
+@pytest.mark.parametrize("operator", ["", "eq:", "lt:", "ne:", "gte:"])
+def test_balances_at_a_snapshot_match_the_public_key_whatever_its_operator(client, accounts, operator):
+    create_entity(8, balance=8, balance_timestamp=12 * SECOND, public_key="ab" * 32)
+    create_entity(9, balance=9, balance_timestamp=12 * SECOND, public_key="cd" * 32)
+    create_account_balances(SNAPSHOT, {8: 80, 9: 90})
+
+    with clock.frozen_at(SNAPSHOT + 60 * SECOND):
+        response = client.get(f"{URL}?account.publickey={operator}{'ab' * 32}&timestamp={SNAPSHOT // SECOND + 1}")
+
+    assert response.status_code == 200, response.json()
+    assert accounts_of(response) == ["0.0.8"]
+
+
 @pytest.mark.parametrize("order", ["desc", "asc"])
 def test_pages_through_next_links(client, accounts, order):
     seen, url, first_link = [], f"{URL}?order={order}&limit=4", None

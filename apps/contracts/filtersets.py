@@ -205,10 +205,13 @@ class ContractLogFilterSet(ListFilterSet):
         contract_ids = tuple(contract_id_from_path(segment) for segment in scope)
         self._check_topic_timestamps()
         timestamp, index = KeyBound("timestamp"), KeyBound("index")
-        for comparison in self.timestamps():
-            timestamp.add(comparison)
-        for comparison in self.form.cleaned_data.get("index") or ():
-            index.add(comparison)
+        given = {"timestamp": (timestamp, self.timestamps()), "index": (index, self.form.cleaned_data.get("index") or ())}
+        # Each parameter's operators are checked in the order the query first names them, as the upstream.
+        names = list(self.params)
+        for name in sorted(given, key=lambda name: names.index(name) if name in names else len(names)):
+            bound, comparisons = given[name]
+            for comparison in comparisons:
+                bound.add(comparison)
         _check_bounds(timestamp, index)
         if any(not isinstance(c.value, int) or c.value > MAX_INT for c in self.form.cleaned_data.get("index") or ()):
             raise InvalidArgument.for_params("index")

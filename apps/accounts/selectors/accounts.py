@@ -102,11 +102,16 @@ def account_detail(criteria: PageCriteria) -> tuple[dict, list[dict]]:
     NotFound for an empty range or an account that did not exist (then)."""
     (account_id,) = criteria.scope
     timestamps = criteria["timestamp"]
-    if timestamp_range_is_empty(timestamps):
+    # The upstream checks the range of its range operators only; an instant (`eq`) outside
+    # it leaves nothing in force then: the account as it is now, with no token balance.
+    if timestamp_range_is_empty([comparison for comparison in timestamps if comparison.operator != "eq"]):
         raise NotFound("Timestamp range is empty")
-    account = account_get(account_id=account_id, timestamps=timestamps, now=clock.now_ns())
+    contradictory = timestamp_range_is_empty(timestamps)
+    account = account_get(account_id=account_id, timestamps=() if contradictory else timestamps, now=clock.now_ns())
     if account is None:
         raise NotFound()
+    if contradictory:
+        account["tokens"] = []
     if not criteria.option("transactions", True):
         return account, []
     transactions = account_transactions(

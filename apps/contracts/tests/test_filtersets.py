@@ -99,3 +99,16 @@ def test_an_index_that_is_no_int_is_refused_after_the_keyset_rules(index):
     with pytest.raises(InvalidArgument) as then:
         criteria({"index": [index], "timestamp": ["1700000000.000000001"]})
     assert then.value.messages == ["Invalid parameter: index"]
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"index": ["0", "3"], "timestamp": ["lte:1700000000", "ne:1600000000"]}, "Only one equal (eq) operator is allowed for index"),
+        ({"timestamp": ["lte:1700000000", "ne:1600000000"], "index": ["0", "3"]}, "Not equal (ne) operator is not supported for timestamp"),
+    ],
+)
+def test_the_keyset_operators_are_checked_in_the_order_the_query_names_them(query, message):
+    with pytest.raises(InvalidArgument) as error:
+        criteria(query)
+    assert error.value.messages == [message]

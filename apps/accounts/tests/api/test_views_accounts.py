@@ -436,6 +436,19 @@ def test_one_account_empty_timestamp_range_comes_after_the_path(client, accounts
     assert (response.status_code, response.json()) == (404, errors(message))
 
 
+@pytest.mark.parametrize("query", ["timestamp=gt:1685577603&timestamp=1685577602", "timestamp=1685577602&timestamp=gt:1685577603"])
+def test_one_account_at_an_instant_outside_its_range_is_the_account_now_without_tokens(client, accounts, query):
+    # As the upstream: the range (of its range operators) is not empty, but nothing is in force at the instant.
+    now = client.get(f"{URL}/0.0.3?transactions=false").json()
+
+    response = client.get(f"{URL}/0.0.3?{query}")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["balance"]["tokens"], body["transactions"]) == ([], [])
+    assert {**body["balance"], "tokens": None} == {**now["balance"], "tokens": None}
+
+
 #
 # /accounts/{id}?timestamp: the account as it was
 #

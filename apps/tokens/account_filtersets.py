@@ -41,7 +41,8 @@ class AccountNftFilterSet(KeysetFilterSet):
 
 
 class TokenAllowanceFilterSet(KeysetFilterSet):
-    spender_id = KeyFilter(param="spender.id", field_name="spender", parser=parse_query_entity_id_or_num_alias)
+    # An EVM address that encodes no id matches nothing (an empty page), as the upstream answers.
+    spender_id = KeyFilter(param="spender.id", field_name="spender", parser=parse_query_entity_id)
     token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
 
     keyset_params = ("spender.id", "token.id")

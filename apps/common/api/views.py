@@ -131,7 +131,8 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
 
     def list(self, request, *args, **kwargs):
         criteria = self.query_filterset(self.filterset_class).criteria(scope=self.scope())
-        rows = type(self).selector(criteria)  # a plain function of the class: no `self`
+        # The selector is a plain function of the class: no `self`.
+        rows = [] if criteria.matches_nothing else type(self).selector(criteria)
         link = page_link(request.path, criteria, rows)
         data = {**self.list_envelope(rows), self.results_key: self.represent(rows), "links": {"next": link}}
         response = self.answer(data)

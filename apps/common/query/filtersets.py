@@ -267,12 +267,17 @@ class ListFilterSet(QueryFilterSet):
             anchors=anchors,
             paged_params=self.dialect.paged_params(self, anchors),
             keyset=self.query_keyset(),
+            matches_nothing=self.matches_nothing(),
             scope=scope,
         )
 
     def query_keyset(self) -> Keyset | None:
         """The multi-column keyset the query bounds, for a `KeysetFilterSet`."""
         return None
+
+    def matches_nothing(self) -> bool:
+        """Whether no row can match the valid query, whatever else it says."""
+        return False
 
     def pagination_anchors(self) -> tuple[Anchor, ...]:
         return self.pagination
@@ -312,40 +317,50 @@ class KeysetFilterSet(ListFilterSet):
     def validate(self) -> None:
         super().validate()
         if not hasattr(self, "_keyset"):
+            nothing = self.matches_nothing()
             # Parameters parse in the order the upstream reports the first problem in.
             order = self.dialect.reporting_order(self, self.keyset_params)
             try:
                 bounds = {
-                    param: Bound.of(
-                        param,
-                        self.key_column(param),
-                        self.form.cleaned_data.get(param) or (),
-                        self.keyset_rules,
-                    )
+                    param: Bound.of(param, self.key_column(param), self._key_comparisons(param), self.keyset_rules)
                     for param in order
                 }
-                self._keyset = Keyset(tuple(bounds[param] for param in self.keyset_params), self.keyset_rules)
+                keyset = Keyset(tuple(bounds[param] for param in self.keyset_params), self.keyset_rules)
             except KeysetError as error:
                 raise self.dialect.refusal(str(error)) from None
+            # A key naming nothing still obeys the rules (checked with an id in its place); then no row matches.
+            self._keyset = None if nothing else keyset
+
+    def _key_comparisons(self, param: str) -> tuple[Comparison, ...]:
+        return tuple(
+            Comparison(comparison.operator, 0) if comparison.value is None else comparison
+            for comparison in self.form.cleaned_data.get(param) or ()
+        )
 
     def key_column(self, param: str) -> str:
         """The column of a key parameter (its filter's, unless the query decides it)."""
         return self.filters[param].column
 
     @property
-    def keyset(self) -> Keyset:
+    def keyset(self) -> Keyset | None:
         self.validate()
         return self._keyset
 
     def order_by_fields(self) -> tuple[str, ...]:
         return tuple(self.key_column(param) for param in self.keyset_params)
 
-    def query_keyset(self) -> Keyset:
+    def query_keyset(self) -> Keyset | None:
         return self.keyset
+
+    def matches_nothing(self) -> bool:
+        """A key compared with an id that names nothing (an EVM address no entity holds, None)."""
+        return any(
+            comparison.value is None for param in self.keyset_params for comparison in self.form.cleaned_data.get(param) or ()
+        )
 
     def pagination_anchors(self) -> tuple[Anchor, ...]:
         keyset = self.keyset
-        if keyset.is_exact and not self.dialect.links_exact_keysets:
+        if keyset is None or (keyset.is_exact and not self.dialect.links_exact_keysets):
             return ()
         # The anchors follow from the key's columns and which of them `eq` pins: built once per such shape.
         shape = tuple((bound.column, bound.equal is None) for bound in keyset.bounds)

@@ -58,6 +58,8 @@ class PageCriteria:
     paged_params: tuple[str, ...] | None = None
     keyset: Keyset | None = None
     scope: tuple = ()
+    # No row can match (a key compared with an id that names nothing): the page is empty.
+    matches_nothing: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __getitem__(self, param: str) -> tuple[Comparison, ...]:

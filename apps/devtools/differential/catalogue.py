@@ -88,7 +88,8 @@ KIND_FALLBACK = {
 # Query parameter -> kind of its values.
 PARAMETER_KINDS = {
     "account.id": "account",
-    "spender.id": "account",
+    # EVM addresses too: one an entity holds (long-zero or not), or none does.
+    "spender.id": "evm_address_or_account",
     "receiver.id": "account",
     "sender.id": "account",
     "from": "evm_address_or_account",

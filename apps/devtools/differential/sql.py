@@ -33,6 +33,8 @@ _VALUES = {
     "log_topic": "select encode(topic0, 'hex') from contract_log where topic0 is not null order by consensus_timestamp",
 }
 
+UNHELD_EVM_ADDRESS = "0x71eaa748d5252be68c1185588beca495459fdba4"
+
 _TRANSACTION_IDS = (
     "select payer_account_id, valid_start_ns, encode(transaction_hash, 'hex') from transaction"
     " order by consensus_timestamp"
@@ -87,7 +89,8 @@ def ledger_values(conninfo: str, per_kind: int = 20) -> dict[str, list[str]]:
         values["contract_transaction"] = [_transaction_id(payer, start) for payer, start in contract_transactions]
         values["contract_transaction"] += values["contract_hash"][: per_kind // 4]
     values["block"] = values["block_number"] + values["block_hash"][:4] + ["0x" + h for h in values["block_hash"][:2]]
-    values["evm_address_or_account"] = values["evm_address"][:5] + values["account"][:5]
+    # With an address no entity holds, which the routes read as naming nothing.
+    values["evm_address_or_account"] = [*values["evm_address"][:5], *values["account"][:5], UNHELD_EVM_ADDRESS]
     return values
 
 

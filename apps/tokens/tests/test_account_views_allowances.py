@@ -62,6 +62,31 @@ def test_token_allowance_filters(client, token_allowances, query, expected):
     assert pairs(client.get(f"{TOKEN_URL}?{query}")) == expected
 
 
+OPAQUE_ADDRESS = "0x71eaa748d5252be68c1185588beca495459fdba4"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"spender.id={OPAQUE_ADDRESS}",
+        f"spender.id=gt:{OPAQUE_ADDRESS}",
+        f"spender.id=gte:2001&spender.id=lt:{OPAQUE_ADDRESS}",
+        f"spender.id={OPAQUE_ADDRESS}&token.id=3001",
+    ],
+)
+def test_a_spender_address_encoding_no_id_matches_nothing(client, token_allowances, query):
+    # As the upstream: an empty page, once the keyset's rules passed.
+    response = client.get(f"{TOKEN_URL}?{query}")
+
+    assert (response.status_code, response.json()) == (200, {"allowances": [], "links": {"next": None}})
+
+
+def test_a_spender_address_encoding_no_id_still_obeys_the_rules(client, token_allowances):
+    response = client.get(f"{TOKEN_URL}?spender.id=ne:{OPAQUE_ADDRESS}")
+
+    assert messages(response) == ["Not equal (ne) operator is not supported for spender.id"]
+
+
 def test_token_allowance_pages(client, token_allowances):
     url, pages = f"{TOKEN_URL}?limit=4", []
     while url:

@@ -9,12 +9,6 @@ __all__ = [
     "EntityStake",
     "EntityStakeHistory",
     "EntityType",
-    "Hook",
-    "HookExtensionPoint",
-    "HookHistory",
-    "HookStorage",
-    "HookStorageChange",
-    "HookType",
     "LiveHash",
     "StakingRewardTransfer",
     "TokenAccount",
@@ -35,14 +29,6 @@ class EntityType(models.TextChoices):
     TOPIC = "TOPIC"
     TOKEN = "TOKEN"
     SCHEDULE = "SCHEDULE"
-
-
-class HookExtensionPoint(models.TextChoices):
-    ACCOUNT_ALLOWANCE_HOOK = "ACCOUNT_ALLOWANCE_HOOK"
-
-
-class HookType(models.TextChoices):
-    EVM = "EVM"
 
 
 class AccountBalanceColumns(models.Model):
@@ -203,70 +189,6 @@ class EntityStakeHistory(EntityStakeColumns):
     class Meta:
         managed = False
         db_table = "entity_stake_history"
-
-
-class HookColumns(models.Model):
-    """The columns of hook and hook_history."""
-
-    contract_id = models.BigIntegerField(null=True)
-    created_timestamp = models.BigIntegerField(null=True)
-    hook_id = models.BigIntegerField()
-    owner_id = models.BigIntegerField()
-    timestamp_range = BigIntegerRangeField(null=True)
-    extension_point = models.CharField(max_length=22, choices=HookExtensionPoint.choices)
-    deleted = models.BooleanField()
-    admin_key = models.BinaryField(null=True)
-    type = models.CharField(max_length=3, choices=HookType.choices)
-
-    class Meta:
-        abstract = True
-
-
-class Hook(HookColumns):
-    pk = models.CompositePrimaryKey("owner_id", "hook_id")
-
-    class Meta:
-        managed = False
-        db_table = "hook"
-
-
-class HookHistory(HookColumns):
-    # No primary key in the mirror schema; these columns identify a row.
-    pk = models.CompositePrimaryKey("owner_id", "hook_id")
-
-    class Meta:
-        managed = False
-        db_table = "hook_history"
-
-
-class HookStorage(models.Model):
-    pk = models.CompositePrimaryKey("owner_id", "hook_id", "key")
-    created_timestamp = models.BigIntegerField()
-    hook_id = models.BigIntegerField()
-    modified_timestamp = models.BigIntegerField()
-    owner_id = models.BigIntegerField()
-    key = models.BinaryField()
-    value = models.BinaryField()
-    deleted = models.BooleanField()
-
-    class Meta:
-        managed = False
-        db_table = "hook_storage"
-
-
-class HookStorageChange(models.Model):
-    pk = models.CompositePrimaryKey("owner_id", "hook_id", "key", "consensus_timestamp")
-    consensus_timestamp = models.BigIntegerField()
-    hook_id = models.BigIntegerField()
-    owner_id = models.BigIntegerField()
-    key = models.BinaryField()
-    value_read = models.BinaryField()
-    value_written = models.BinaryField(null=True)
-    deleted = models.BooleanField()
-
-    class Meta:
-        managed = False
-        db_table = "hook_storage_change"
 
 
 class LiveHash(models.Model):

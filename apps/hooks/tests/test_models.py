@@ -16,3 +16,7 @@ def test_the_keys_of_the_tables():
     assert [field.name for field in HookStorageChange._meta.pk.fields] == [
         "owner_id", "hook_id", "key", "consensus_timestamp",
     ]
+
+
+def test_the_hooks_app_owns_its_models():
+    assert {model._meta.app_label for model in (Hook, HookHistory, HookStorage, HookStorageChange)} == {"hooks"}

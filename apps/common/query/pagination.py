@@ -172,7 +172,8 @@ def strict_next_link(
 
 
 def _strict_operator(value: str) -> str:
-    operator, separator, _ = value.rpartition(":")
+    """The operator a value begins with: a comma list (`gt:1,lt:40`) counts as its first."""
+    operator, separator, _ = value.partition(":")
     return operator.lower() if separator else "eq"
 
 

@@ -204,6 +204,14 @@ def test_strict_link_replaces_same_direction_bounds_and_appends_new_keys():
     )
 
 
+def test_strict_a_comma_list_value_counts_as_its_first_operator():
+    # As the Java service binds one value into a list: `gt:1,lt:9` bounds upwards first.
+    assert strict_link("account.id=gt:1,lt:9&limit=2") == f"{STRICT_PATH}?limit=2&account.id=gte:0.0.7&token.id=gt:0.0.9"
+    assert strict_link("account.id=lt:9,gt:1&limit=2") == (
+        f"{STRICT_PATH}?account.id=lt:9,gt:1&account.id=gte:0.0.7&limit=2&token.id=gt:0.0.9"
+    )
+
+
 def test_strict_pinned_keys_get_no_bound_and_make_the_previous_exclusive():
     assert strict_link("token.id=5&limit=2") == f"{STRICT_PATH}?token.id=5&limit=2&account.id=gt:0.0.7"
     assert strict_link("account.id=eq:7&limit=2") == f"{STRICT_PATH}?account.id=eq:7&limit=2&token.id=gt:0.0.9"

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from apps.common.errors import DetailedError
 from apps.common.ledger.codecs import MAX_LONG, to_hex
-from apps.common.query.comparisons import Comparison
+from apps.common.query.comparisons import ALL_OPERATORS, Comparison
 from apps.common.query.filters import parse_order
 from apps.common.query.filtersets import ListFilterSet
 from apps.common.query.pages import PageCriteria
@@ -40,6 +40,7 @@ from apps.common.query.strict import (
     StrictParams,
     ValueFilter,
     bad_request,
+    java_long,
 )
 
 __all__ = (
@@ -66,16 +67,10 @@ MIN_LONG = -(1 << 63)
 
 # What Java's String.trim() strips: every character up to the space.
 _JAVA_TRIMMED = "".join(map(chr, range(0x21)))
-_JAVA_OPERATORS = ("eq", "gt", "gte", "lt", "lte", "ne")
 _DECIMAL = re.compile(r"[+-]?\d+")
 _HEX = re.compile(r"([+-]?)(?:0[xX]|#)([0-9A-Za-z]+)")
 _SLOT = re.compile(r"(?:(eq|gt|gte|lt|lte):)?(?:0x)?([0-9a-fA-F]{1,64})")
 _TIMESTAMP = re.compile(r"(?:(eq|gt|gte|lt|lte|ne):)?([0-9]{1,17})(?:\.([0-9]{1,9}))?", re.IGNORECASE)
-
-
-def _java_long(value: int) -> int:
-    """`value` as a Java `long` holds it: wrapped around on overflow."""
-    return (value - MIN_LONG) % (1 << 64) + MIN_LONG
 
 
 def parse_java_long(text: str) -> int:
@@ -115,7 +110,7 @@ def _java_split(text: str, separator: str) -> list[str]:
 
 def _java_operator(name: str) -> str:
     """`RangeOperator.of`: a named operator in any case."""
-    if name.lower() not in _JAVA_OPERATORS or not name.strip():
+    if name.lower() not in ALL_OPERATORS or not name.strip():
         raise ValueError(f"Invalid range operator {name!r}")
     return name.lower()
 
@@ -266,7 +261,7 @@ class HookFilterSet(SpringListFilterSet):
             if operator == "eq":
                 ids.add(value)
             elif operator in ("gt", "gte"):
-                lower = max(lower, _java_long(value + (operator == "gt")))
+                lower = max(lower, java_long(value + (operator == "gt")))
             elif operator in ("lt", "lte"):
                 upper = min(upper, value - (operator == "lt"))
         return HookIdRange(tuple(sorted(ids)), lower, upper)
@@ -326,7 +321,7 @@ class HookStorageFilterSet(SpringListFilterSet):
         timestamp_lower = timestamp_upper = None
         for comparison in timestamps:
             if comparison.operator in ("gt", "gte"):
-                timestamp_lower = _java_long(comparison.value + (comparison.operator == "gt"))
+                timestamp_lower = java_long(comparison.value + (comparison.operator == "gt"))
             else:
                 timestamp_upper = comparison.value - (comparison.operator == "lt")
         bounded = timestamp_lower is not None or timestamp_upper is not None

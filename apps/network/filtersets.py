@@ -32,6 +32,7 @@ from apps.common.query.strict import (
     StrictParams,
     ValueFilter,
     bad_request,
+    java_long,
     parse_comparison,
     parse_java_entity_id,
 )
@@ -381,11 +382,6 @@ def linked_query(query: StrictParams) -> StrictParams:
     return linked
 
 
-def _java_long(value: int) -> int:
-    """`value` as a Java `long` computes it: wrapped into 64 bits (`gt:` the largest long bounds nothing)."""
-    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
-
-
 class RegisteredNodeFilterSet(ListFilterSet):
     """`registerednode.id` (at most two comparisons; an `eq` comes alone; `ne` is read and
     compares nothing), `type` (a `RegisteredNodeType`: the nodes with an endpoint of that type),
@@ -424,7 +420,7 @@ class RegisteredNodeFilterSet(ListFilterSet):
                     raise bad_request("The 'eq' operator cannot be combined with other operators")
                 return comparison.value, comparison.value
             if comparison.operator in LOWER_OPERATORS:
-                lower = max(lower, _java_long(comparison.value + (comparison.operator == "gt")))
+                lower = max(lower, java_long(comparison.value + (comparison.operator == "gt")))
             elif comparison.operator in UPPER_OPERATORS:
                 upper = min(upper, comparison.value - (comparison.operator == "lt"))
         if lower > upper:

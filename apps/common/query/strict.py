@@ -52,6 +52,7 @@ __all__ = (
     "ValueFilter",
     "bad_request",
     "conversion_error",
+    "java_long",
     "parse_comparison",
     "parse_java_boolean",
     "parse_java_entity_id",
@@ -91,6 +92,12 @@ def parse_java_entity_id(text: str) -> int:
     if shard > MAX_SHARD or realm > MAX_REALM or num > MAX_NUM:
         raise ValueError(f"Invalid entity ID {text!r}")
     return encode_entity_id(shard, realm, num)
+
+
+def java_long(value: int) -> int:
+    """`value` as a Java `long` computes it: wrapped into 64 bits on overflow (`gt:` the
+    largest long bounds nothing)."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
 
 
 def parse_java_number(text: str) -> int:

@@ -80,7 +80,7 @@ def _wait_ready(base: str, seconds: float, process: subprocess.Popen | None = No
 def our_service(conninfo: str, port: int, workers: int, log: Path) -> Iterator[Service]:
     environment = {
         **os.environ,
-        "DATABASE_URL": _database_url(conninfo),
+        "DATABASE_URL": database_url(conninfo),
         "MIRROR_BIND": f"127.0.0.1:{port}",
         "MIRROR_WORKERS": str(workers),
         # A service on DATABASE_URL refuses to start without a secret; the benchmark's is throwaway.
@@ -140,7 +140,7 @@ def services(conninfo: str, *, port: int, upstream_port: int | None, workers: in
         yield bases
 
 
-def _database_url(conninfo: str) -> str:
+def database_url(conninfo: str) -> str:
     """A URL dj-database-url reads; a socket directory goes in the host query parameter."""
     params = conninfo_to_dict(conninfo)
     user = params.get("user", "postgres")

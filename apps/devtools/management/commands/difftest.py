@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from apps.devtools.benchmark.runner import BenchError, _database_url, services
+from apps.devtools.benchmark.runner import BenchError, database_url, services
 from apps.devtools.differential import corpus
 from apps.devtools.differential.catalogue import ROUTES, Pool, route_parameters
 from apps.devtools.differential.queries import queries_for
@@ -50,7 +50,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8190)
         parser.add_argument("--upstream-port", type=int, default=8192, help="(our server takes --port and the next)")
         parser.add_argument("--record", action="store_true",
-                            help="write the demo ledger's queries and the upstream's answers as the regression corpus")
+                            help="write each ledger's queries and the upstream's answers as its regression corpus")
         parser.add_argument("--output", type=Path, help="also write the report to this file")
 
     def handle(self, *args, **options):
@@ -61,7 +61,11 @@ class Command(BaseCommand):
             raise CommandError("no route matches --routes")
         reports = []
         for ledger in options["ledger"] or ["demo", "generated"]:
-            conninfo = self._ledger(ledger, options)
+            layout = (
+                Layout(transactions=options["transactions"], accounts=options["accounts"], seed=1)
+                if ledger == "generated" else None
+            )
+            conninfo = self._ledger(layout)
             pool = Pool(ledger_values(conninfo), linked_values(conninfo))
             queries = [
                 query
@@ -83,22 +87,20 @@ class Command(BaseCommand):
             text = f"# {ledger} ledger\n\n{render(report, examples=options['examples'])}\n"
             self.stdout.write(text)
             reports.append(text)
-            if options["record"] and ledger == "demo":
-                path = corpus.record(report, ledger, options["seed"])
+            if options["record"]:
+                path = corpus.record(report, ledger, options["seed"], layout)
                 self.stdout.write(f"recorded the corpus in {path}")
         if options["output"]:
             options["output"].write_text("\n".join(reports))
 
-    def _ledger(self, ledger: str, options: dict) -> str:
-        if ledger == "generated":
-            try:
-                return generated_database(
-                    Layout(transactions=options["transactions"], accounts=options["accounts"], seed=1),
-                    say=self.stdout.write,
-                )
-            except DatabaseNotEmpty as error:
-                raise CommandError(str(error)) from None
-        return _demo_database()
+    def _ledger(self, layout: Layout | None) -> str:
+        """The demo ledger when `layout` is None, else the generated ledger of that layout."""
+        if layout is None:
+            return _demo_database()
+        try:
+            return generated_database(layout, say=self.stdout.write)
+        except DatabaseNotEmpty as error:
+            raise CommandError(str(error)) from None
 
 
 def _demo_database() -> str:
@@ -111,7 +113,7 @@ def _demo_database() -> str:
     prepare_database(conninfo, replace=False)
     environment = {
         **os.environ,
-        "DATABASE_URL": _database_url(conninfo),
+        "DATABASE_URL": database_url(conninfo),
         "MIRROR_SECRET_KEY": os.environ.get("MIRROR_SECRET_KEY") or secrets.token_urlsafe(50),
     }
     subprocess.run(

@@ -29,7 +29,6 @@ from apps.common.query.strict import (
     STRICT,
     RangeFilter,
     StrictDialect,
-    StrictParams,
     ValueFilter,
     bad_request,
     java_long,
@@ -362,32 +361,11 @@ class RegisteredNodesDialect(StrictDialect):
 REGISTERED_NODES_DIALECT = RegisteredNodesDialect(conversion_error=InvalidArgument.for_params)
 
 
-# The parameters the Java service's `links.next` carries over (any route's), a value holding a
-# control character left out.
-LINKED_PARAMS = frozenset({
-    "account.id", "file.id", "hook.id", "key", "limit", "node.id", "order", "owner", "receiver.id",
-    "registerednode.id", "sender.id", "serialnumber", "timestamp", "token.id", "type",
-})
-_CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def linked_query(query: StrictParams) -> StrictParams:
-    """The query as the next page's link repeats it (`LINKED_PARAMS`)."""
-    linked = StrictParams("")
-    linked.pairs = tuple(
-        (name, value) for name, value in query.pairs if name in LINKED_PARAMS and not _CONTROL_CHARACTER.search(value)
-    )
-    for name, value in linked.pairs:
-        linked.setdefault(name, []).append(value)
-    return linked
-
-
 class RegisteredNodeFilterSet(ListFilterSet):
     """`registerednode.id` (at most two comparisons; an `eq` comes alone; `ne` is read and
     compares nothing), `type` (a `RegisteredNodeType`: the nodes with an endpoint of that type),
     `limit` (25 by default, 1..100) and `order`. The comparisons resolve to one closed range,
-    which the criteria carry as `gte` and `lte` on `registered_node_id`; their query is the one
-    `links.next` repeats (`linked_query`)."""
+    which the criteria carry as `gte` and `lte` on `registered_node_id`."""
 
     dialect = REGISTERED_NODES_DIALECT
     limit = ValueFilter(parser=parse_spring_int)
@@ -431,7 +409,6 @@ class RegisteredNodeFilterSet(ListFilterSet):
         criteria = super().criteria(scope=scope)
         lower, upper = self.id_range
         return criteria.replaced(
-            query=linked_query(self.params),
             comparisons={"registerednode.id": (Comparison("gte", lower), Comparison("lte", upper))},
             columns={"registerednode.id": ("registered_node_id", True)},
         )

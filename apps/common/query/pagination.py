@@ -14,7 +14,8 @@ If the anchors then describe an empty range, there is no next page.
 
 A query of the strict dialect (`apps.common.query.strict`, the routes the upstream serves
 from its Java service) gets that service's link instead (`strict_next_link`): the query
-as sent (names as sent, values URL-encoded) without the values bounding the order's
+as sent (names as sent, values URL-encoded; only `STRICT_LINKED_PARAMS` and the anchors,
+free of control characters) without the values bounding the order's
 direction of every parameter the route pages by, then `gt:`/`lt:` + the last row's value
 for each anchor not pinned by a value that is no range bound (`gte:`/`lte:` when the next
 anchor is not pinned either):
@@ -38,6 +39,14 @@ _STRICT_RANGE_BOUND = re.compile(r"^(?:gt|gte|lt|lte):", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"^[+-]?\d{1,18}$")
 # Kept as they are in a strict link's values; any other character is percent-encoded.
 _STRICT_SAFE = ":.,-_~!$'()*+;=@/"
+# The parameters a strict link repeats (besides the anchors), whichever route it pages: the
+# Java service's link factory knows no others. A name or value holding a control character
+# is left out.
+STRICT_LINKED_PARAMS = frozenset({
+    "account.id", "file.id", "hook.id", "key", "limit", "node.id", "order", "owner", "receiver.id",
+    "registerednode.id", "sender.id", "serialnumber", "timestamp", "token.id", "type",
+})
+_CONTROL_CHARACTER = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -148,6 +157,11 @@ def strict_next_link(
         return None
     same_direction = ("gt", "gte") if order == "asc" else ("lt", "lte")
     sort_params = {param for param, _ in sort_values}
+    pairs = [
+        (name, value) for name, value in pairs
+        if (name in STRICT_LINKED_PARAMS or name in sort_params)
+        and not _CONTROL_CHARACTER.search(name) and not _CONTROL_CHARACTER.search(value)
+    ]
     # Any value that is no range bound (even `ne:` or empty) pins its parameter.
     pinned = {name for name, value in pairs if name in sort_params and not _STRICT_RANGE_BOUND.match(value)}
     kept: dict[str, list[str]] = {}

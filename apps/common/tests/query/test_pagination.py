@@ -237,8 +237,14 @@ def test_strict_a_value_that_is_no_range_bound_pins_its_parameter():
 
 
 def test_strict_link_values_are_url_encoded():
-    assert strict_link("note=a b&limit=2") == (
-        f"{STRICT_PATH}?note=a%20b&limit=2&account.id=gte:0.0.7&token.id=gt:0.0.9"
+    assert strict_link("key=a b&limit=2") == (
+        f"{STRICT_PATH}?key=a%20b&limit=2&account.id=gte:0.0.7&token.id=gt:0.0.9"
+    )
+
+
+def test_strict_link_repeats_only_the_java_linked_parameters_and_no_control_characters():
+    assert strict_link("note=x&Limit=3&limit=2&timestamp=gt:1%0A&owner=true") == (
+        f"{STRICT_PATH}?limit=2&owner=true&account.id=gte:0.0.7&token.id=gt:0.0.9"
     )
 
 

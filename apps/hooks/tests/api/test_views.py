@@ -268,7 +268,8 @@ def test_hook_pages(client, hooks, order, operator, first, second):
     [
         # A bound in the order's direction gives way to the last hook's; the others stay.
         ("hook.id=gte:10&limit=2&order=asc", "limit=2&order=asc&hook.id=gt:20"),
-        ("limit=2&hook.id=lte:40&order=asc&x=1", "limit=2&hook.id=lte:40&hook.id=gt:20&order=asc&x=1"),
+        # A parameter the Java service never links (`x`) is left out.
+        ("limit=2&hook.id=lte:40&order=asc&x=1", "limit=2&hook.id=lte:40&hook.id=gt:20&order=asc"),
         ("hook.id=lt:40&hook.id=gt:0&limit=2", "hook.id=gt:0&hook.id=lt:20&limit=2"),
         # An eq value pins the page: the link repeats the query.
         ("hook.id=10&hook.id=20&limit=2&order=asc", "hook.id=10&hook.id=20&limit=2&order=asc"),

@@ -19,7 +19,7 @@ aliases connect as one role, settings install no router: one connection serves b
 After every `migrate` (the test database's too), when the migrating role may create roles
 (the embedded database's superuser may), both roles are created if missing and granted
 exactly the above. `mirror.wsgi` (the server) connects to the embedded database as these
-roles; management commands as the owner. On an external database the README gives the same
+roles; management commands as the owner. On an external database docs/operations.md gives the same
 grants to run by hand.
 """
 

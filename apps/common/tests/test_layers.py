@@ -1,4 +1,4 @@
-"""The import rules of the layout (README, "Layout"), read from the source itself.
+"""The import rules of the layout (docs/architecture.md, "Layout"), read from the source itself.
 
 - No module imports itself through others: the import graph of `apps` has no cycle, counting
   imports inside functions too (a lazy import hides a cycle, it does not remove it).

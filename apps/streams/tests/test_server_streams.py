@@ -1,7 +1,7 @@
 """The production server (`scripts/run-server`, one worker) holding 1,000 idle streams on
 loopback while the ordinary routes keep answering; each new block reaches every stream.
 
-Prints the figures the README gives (run with `-s`): memory per stream (the worker's RSS
+Prints the figures docs/contracts.md gives (run with `-s`): memory per stream (the worker's RSS
 before and after) and the delivery delay from a block's commit to its arrival, p50/p99.
 """
 

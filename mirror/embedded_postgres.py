@@ -15,12 +15,15 @@ local connection: it is changed so in place, a new one or one an earlier version
 of this service made, by a configuration reload that keeps open sessions.
 
 The cluster keeps running after the commands that started it;
-`scripts/stop-db` (`python -m mirror.embedded_postgres stop`) stops it.
+`scripts/stop-db` (`python -m mirror.embedded_postgres stop`) stops it. Tests make
+throwaway clusters elsewhere (MIRROR_EMBEDDED_DATA_DIR) and `discard_embedded_database`
+stops and deletes them.
 """
 
 import json
 import os
 import pwd
+import shutil
 import signal
 import sys
 import warnings
@@ -121,17 +124,28 @@ def _replace_file(path: Path, text: str) -> None:
     replacement.replace(path)
 
 
-def stop_embedded_database() -> bool:
-    """Stops the embedded cluster, ending open sessions (PostgreSQL's fast shutdown);
-    False if it was not running."""
+def stop_embedded_database(data_dir: Path | None = None, *, immediate: bool = False) -> bool:
+    """Stops the embedded cluster in `data_dir` (default: the service's), ending open sessions:
+    PostgreSQL's fast shutdown, or with `immediate` its immediate one, which writes nothing
+    more (for a cluster about to be deleted). False if it was not running."""
     embedded_postgres = _import_embedded_postgres()
-    postmaster = embedded_postgres.utils.PostmasterInfo.read_from_pgdata(_data_dir())
+    postmaster = embedded_postgres.utils.PostmasterInfo.read_from_pgdata(data_dir or _data_dir())
     # A stale pid file may name a process that is not this cluster's.
     if postmaster is None or not postmaster.is_running() or postmaster.process.name() != "postgres":
         return False
-    postmaster.process.send_signal(signal.SIGINT)
+    # The postmaster ends its backends before it exits itself.
+    postmaster.process.send_signal(signal.SIGQUIT if immediate else signal.SIGINT)
     postmaster.process.wait(timeout=STOP_TIMEOUT_SECONDS)
     return True
+
+
+def discard_embedded_database(data_dir: Path) -> None:
+    """Stops a throwaway cluster at once and deletes its directory; never the service's own
+    cluster, which is kept between runs."""
+    if data_dir.resolve() == DEFAULT_DATA_DIR.resolve():
+        raise ValueError(f"{data_dir} is the service's own cluster, not a throwaway one")
+    stop_embedded_database(data_dir, immediate=True)
+    shutil.rmtree(data_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

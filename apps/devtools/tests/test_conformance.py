@@ -1,5 +1,9 @@
 """The conformance folders listed in `conformance.txt` must pass completely."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 from django.conf import settings
 
@@ -23,3 +27,15 @@ def test_case_file_passes(path):
     assert not failures, "\n".join(
         f"{result.name} ({result.url}): {'; '.join(result.differences)}" for result in failures
     )
+
+
+def test_a_run_without_the_cases_says_so_loudly_at_its_end(tmp_path):
+    environment = {**os.environ, "MIRROR_CONFORMANCE_CASES": str(tmp_path / "absent")}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", __file__, "-k", "test_case_file_passes"],
+        cwd=settings.BASE_DIR, env=environment, capture_output=True, text=True, timeout=120,
+    )
+
+    summary = run.stdout[run.stdout.index("CONFORMANCE NOT CHECKED"):]
+    assert f"no conformance cases at {tmp_path / 'absent'}" in summary
+    assert "1 skipped" in summary

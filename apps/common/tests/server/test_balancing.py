@@ -282,15 +282,13 @@ def held_then_pipelined(server, database, hold: float) -> tuple[bytes, bytes, bo
 
 @pytest.mark.django_db(transaction=True)
 def test_the_server_moves_a_connection_off_a_worker_saturated_beside_an_idle_one(
-    start_production_server, freezable_database, tmp_path
+    start_production_server, freezable_database
 ):
-    server = start_production_server(
-        freezable_database.database_url, MIRROR_WORKERS="2", TMPDIR=str(tmp_path), **HELD_NOT_DEAD
-    )
+    server = start_production_server(freezable_database.database_url, MIRROR_WORKERS="2", **HELD_NOT_DEAD)
 
     held, following, closed = held_then_pipelined(server, freezable_database, hold=0.6)
 
-    assert board_pids(tmp_path / f"mirror-workers-{server.port}") == set(server.worker_pids())
+    assert board_pids(server.run_dir() / "load-board") == set(server.worker_pids())
     assert held.startswith(b"200 ok") and b"connection:" not in held
     assert following.startswith(b"200 ok") and b"\r\nconnection: close" in following
     assert closed
@@ -301,13 +299,12 @@ def test_a_server_of_one_worker_keeps_its_connections(start_production_server, f
     server = start_production_server(
         freezable_database.database_url,
         MIRROR_WORKERS="1",
-        TMPDIR=str(tmp_path),
         MIRROR_WORKER_BOARD=str(tmp_path / "inherited-board"),  # dropped by run-server
         **HELD_NOT_DEAD,
     )
 
     held, following, closed = held_then_pipelined(server, freezable_database, hold=0.6)
 
-    assert not list(tmp_path.glob("mirror-workers-*")) and not (tmp_path / "inherited-board").exists()
+    assert not (server.run_dir() / "load-board").exists() and not (tmp_path / "inherited-board").exists()
     assert held.startswith(b"200 ok") and following.startswith(b"200 ok")
     assert b"connection:" not in following and not closed

@@ -1,30 +1,46 @@
 """Read-only admin for accounts (and contracts, which are accounts too).
 
 Search takes what people paste: `0.0.8` (or `8`), a base32 alias or an EVM
-address, each one index lookup. An account's page shows its balance, its token
-balances and its latest transactions, read through the same selectors as the API.
+address, each one index lookup. An account's page shows every column as the API
+prints it, then its token balances and its latest transactions, read through the
+same selectors as the API.
 """
 
 from django.contrib import admin
-from django.utils.html import format_html, format_html_join
 
-from apps.accounts.api.serializers import format_delegation_address, format_evm_address
+from apps.accounts.api.serializers import (
+    entity_expiry,
+    format_delegation_address,
+    format_evm_address,
+)
 from apps.accounts.models import Entity
 from apps.accounts.selectors.accounts import account_get, account_transactions
 from apps.accounts.selectors.balances import BALANCE_ENTITY_TYPES
-from apps.common.admin import ReadOnlyModelAdmin
+from apps.common.admin import (
+    MirrorModelAdmin,
+    column,
+    detail_display,
+    display_entity_id,
+    display_hbar,
+    display_key,
+    display_result,
+    display_seconds,
+    display_table,
+    display_timestamp,
+    display_transaction_type,
+    entity_link,
+    timestamp_link,
+)
 from apps.common.ledger.codecs import (
     decode_base32_alias,
     encode_alias,
-    encode_key,
-    format_entity_id,
-    format_timestamp,
     parse_entity_id,
 )
-from apps.transactions import selectors as transaction_selectors
 from apps.transactions.api.serializers import format_transaction_id
 
 RECENT_TRANSACTIONS = 25
+NANOS_PER_DAY = 86_400 * 1_000_000_000
+NOT_STAKED = -1
 
 
 class TypeFilter(admin.SimpleListFilter):
@@ -39,32 +55,40 @@ class TypeFilter(admin.SimpleListFilter):
 
 
 @admin.register(Entity)
-class AccountAdmin(ReadOnlyModelAdmin):
-    list_display = ("account", "type", "balance", "evm", "memo", "created", "deleted")
+class AccountAdmin(MirrorModelAdmin):
+    page_kinds = ("ACCOUNT",)
+    list_display = (
+        column("id", display_entity_id, description="account", sortable=True),
+        "type",
+        column("balance", display_hbar),
+        "evm",
+        "memo",
+        column("created_timestamp", display_timestamp, description="created"),
+        "deleted",
+    )
     list_filter = (TypeFilter,)
     search_fields = ("id",)
     search_help_text = "Account id (0.0.8), base32 alias or EVM address (0x…)"
     ordering = ("id",)
-    list_per_page = 50
-    fields = (
-        "account",
-        "type",
-        "balance",
-        "balance_time",
-        "token_balances",
-        "evm",
-        "alias_text",
-        "key_text",
-        "delegation",
-        "memo",
-        "created",
-        "expires",
-        "auto_renew_period",
-        "deleted",
-        "staking",
-        "recent_transactions",
-    )
-    readonly_fields = fields
+    column_displays = {
+        "id": display_entity_id,
+        "alias": encode_alias,
+        "auto_renew_account_id": entity_link("ACCOUNT"),
+        "auto_renew_period": display_seconds,
+        "balance": display_hbar,
+        "balance_timestamp": display_timestamp,
+        "created_timestamp": timestamp_link("TRANSACTION"),
+        "delegation_address": format_delegation_address,
+        "evm_address": "evm",
+        "expiration_timestamp": "expiry",
+        "key": display_key,
+        "obtainer_id": entity_link(),
+        "proxy_account_id": entity_link("ACCOUNT"),
+        "stake_period_start": "stake_period",
+        "staked_account_id": entity_link("ACCOUNT"),
+        "staked_node_id": "staked_node",
+    }
+    detail_related = ("token_balances", "recent_transactions")
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(type__in=BALANCE_ENTITY_TYPES)
@@ -85,78 +109,42 @@ class AccountAdmin(ReadOnlyModelAdmin):
             return queryset.filter(evm_address=bytes.fromhex(entity.evm_address)), False
         return queryset.filter(id=entity.encoded), False
 
-    @admin.display(description="account", ordering="id")
-    def account(self, entity):
-        return format_entity_id(entity.id)
-
     @admin.display(description="EVM address")
     def evm(self, entity):
         return format_evm_address({"id": entity.id, "evm_address": entity.evm_address, "alias": entity.alias})
 
-    @admin.display(description="alias")
-    def alias_text(self, entity):
-        return encode_alias(entity.alias)
+    @detail_display("expiry timestamp")
+    def expiry(self, entity):
+        return display_timestamp(entity_expiry(vars(entity)))
 
-    @admin.display(description="key")
-    def key_text(self, entity):
-        key = encode_key(entity.key)
-        return f"{key['_type']} {key['key']}" if key else None
+    @detail_display("staked node id")
+    def staked_node(self, entity):
+        return None if entity.staked_node_id == NOT_STAKED else entity.staked_node_id
 
-    @admin.display(description="delegation address")
-    def delegation(self, entity):
-        return format_delegation_address(entity.delegation_address)
+    @detail_display("stake period start")
+    def stake_period(self, entity):
+        day = entity.stake_period_start
+        return None if day in (None, NOT_STAKED) else display_timestamp(day * NANOS_PER_DAY)
 
-    @admin.display(description="created")
-    def created(self, entity):
-        return format_timestamp(entity.created_timestamp)
-
-    @admin.display(description="expires")
-    def expires(self, entity):
-        return format_timestamp(entity.expiration_timestamp)
-
-    @admin.display(description="balance timestamp")
-    def balance_time(self, entity):
-        return format_timestamp(entity.balance_timestamp)
-
-    @admin.display(description="staking")
-    def staking(self, entity):
-        if entity.staked_node_id not in (None, -1):
-            return f"node {entity.staked_node_id}" + (" (declines rewards)" if entity.decline_reward else "")
-        if entity.staked_account_id:
-            return f"account {format_entity_id(entity.staked_account_id)}"
-        return None
-
-    @admin.display(description="token balances")
+    @detail_display("token balances")
     def token_balances(self, entity):
         account = account_get(account_id=entity.id, now=0)
+        link = entity_link("TOKEN")
         tokens = account["tokens"] if account else ()
-        rows = format_html_join(
-            "", "<tr><td>{}</td><td>{}</td></tr>", ((format_entity_id(t["token_id"]), t["balance"]) for t in tokens)
-        )
-        return format_html("<table><tr><th>token</th><th>balance</th></tr>{}</table>", rows) if tokens else None
+        return display_table(("token", "balance"), ((link(token["token_id"]), token["balance"]) for token in tokens))
 
-    @admin.display(description="recent transactions")
+    @detail_display(f"latest {RECENT_TRANSACTIONS} transactions")
     def recent_transactions(self, entity):
-        rows = account_transactions(entity.id, limit=RECENT_TRANSACTIONS, order="desc")
-        if not rows:
-            return None
-        body = format_html_join(
-            "",
-            '<tr><td><a href="../../../transactions/transaction/{}/change/">{}</a></td>'
-            "<td>{}</td><td>{}</td><td>{}</td></tr>",
+        link = timestamp_link("TRANSACTION")
+        return display_table(
+            ("consensus timestamp", "transaction id", "type", "result"),
             (
                 (
-                    row["consensus_timestamp"],
-                    format_timestamp(row["consensus_timestamp"]),
+                    link(row["consensus_timestamp"]),
                     format_transaction_id(row["payer_account_id"], row["valid_start_ns"]),
-                    transaction_selectors.transaction_type_name(row["type"]),
-                    transaction_selectors.result_name(row["result"]),
+                    display_transaction_type(row["type"]),
+                    display_result(row["result"]),
                 )
-                for row in rows
+                for row in account_transactions(entity.id, limit=RECENT_TRANSACTIONS, order="desc")
             ),
-        )
-        return format_html(
-            "<table><tr><th>consensus timestamp</th><th>transaction id</th><th>type</th><th>result</th></tr>"
-            "{}</table>",
-            body,
         )

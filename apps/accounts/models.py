@@ -20,6 +20,8 @@ __all__ = [
 from django.contrib.postgres.fields import BigIntegerRangeField
 from django.db import models
 
+from apps.common.ledger.codecs import format_entity_id
+
 
 class EntityType(models.TextChoices):
     UNKNOWN = "UNKNOWN"
@@ -147,6 +149,10 @@ class Entity(EntityColumns):
     class Meta:
         managed = False
         db_table = "entity"
+        verbose_name = "account"
+
+    def __str__(self):
+        return f"{self.get_type_display()} {format_entity_id(self.id)}"
 
 
 class EntityHistory(EntityColumns):

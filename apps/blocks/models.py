@@ -40,6 +40,10 @@ class RecordFile(models.Model):
     class Meta:
         managed = False
         db_table = "record_file"
+        verbose_name = "block"
+
+    def __str__(self):
+        return f"Block {self.index}"
 
 
 class SidecarFile(models.Model):

@@ -11,15 +11,24 @@ limited reads; counts are capped.
 import re
 
 from django.contrib import admin
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
-from apps.common.admin import ReadOnlyModelAdmin
-from apps.common.ledger.codecs import (
-    format_entity_id,
-    format_timestamp,
-    parse_entity_id,
-    to_hex,
+from apps.common.admin import (
+    MirrorModelAdmin,
+    column,
+    detail_display,
+    display_each,
+    display_entity_id,
+    display_hbar,
+    display_hex,
+    display_result,
+    display_table,
+    display_timestamp,
+    entity_link,
+    timestamp_link,
 )
+from apps.common.ledger.codecs import parse_entity_id
 from apps.contracts.models import (
     Contract,
     ContractLog,
@@ -53,19 +62,20 @@ def _search_by_hash_or_contract(queryset, term: str):
     return queryset.filter(contract_id=contract_id) if contract_id is not None else queryset.none()
 
 
-class MirrorRowAdmin(ReadOnlyModelAdmin):
-    list_per_page = 50
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]
-
-
 @admin.register(Contract)
-class ContractAdmin(MirrorRowAdmin):
-    list_display = ("contract", "file", "initcode_size", "runtime_bytecode_size")
+class ContractAdmin(MirrorModelAdmin):
+    page_kinds = ("CONTRACT",)
+    list_display = (
+        column("id", display_entity_id, description="contract", sortable=True),
+        column("file_id", display_entity_id, description="file"),
+        "initcode_size",
+        "runtime_bytecode_size",
+    )
     search_fields = ("id",)
     search_help_text = "Contract id (0.0.1001) or EVM address (0x…)"
     ordering = ("-id",)
+    column_displays = {"id": display_entity_id, "file_id": display_entity_id}
+    detail_summary = ("entity",)
 
     def get_search_results(self, request, queryset, search_term):
         term = search_term.strip()
@@ -77,14 +87,6 @@ class ContractAdmin(MirrorRowAdmin):
             return queryset.none(), False
         return queryset.filter(id=contract_id) if contract_id is not None else queryset.none(), False
 
-    @admin.display(description="contract", ordering="id")
-    def contract(self, contract):
-        return format_entity_id(contract.id)
-
-    @admin.display(description="file")
-    def file(self, contract):
-        return format_entity_id(contract.file_id)
-
     @admin.display(description="initcode bytes")
     def initcode_size(self, contract):
         return len(contract.initcode) if contract.initcode is not None else None
@@ -93,55 +95,56 @@ class ContractAdmin(MirrorRowAdmin):
     def runtime_bytecode_size(self, contract):
         return len(contract.runtime_bytecode) if contract.runtime_bytecode is not None else None
 
+    @detail_display("account (balance, key, memo)")
+    def entity(self, contract):
+        return entity_link("ACCOUNT")(contract.id)
+
 
 @admin.register(ContractResult)
-class ContractResultAdmin(MirrorRowAdmin):
-    list_display = ("timestamp", "contract", "payer", "hash", "transaction_result", "gas_used")
+class ContractResultAdmin(MirrorModelAdmin):
+    list_display = (
+        column("consensus_timestamp", display_timestamp, description="consensus timestamp", sortable=True),
+        column("contract_id", display_entity_id, description="contract"),
+        column("payer_account_id", display_entity_id, description="payer"),
+        column("transaction_hash", display_hex, description="transaction hash"),
+        column("transaction_result", display_result, description="transaction result"),
+        "gas_used",
+    )
     search_fields = ("transaction_hash",)
     search_help_text = "Transaction hash (0x…), contract id (0.0.1001) or EVM address"
     ordering = ("-consensus_timestamp",)
-
-    def get_readonly_fields(self, request, obj=None):
-        return [*super().get_readonly_fields(request, obj), "logs"]
+    column_displays = {
+        "amount": display_hbar,
+        "consensus_timestamp": timestamp_link("TRANSACTION"),
+        "contract_id": entity_link("CONTRACT"),
+        "created_contract_ids": display_each(entity_link("CONTRACT")),
+        "payer_account_id": entity_link("ACCOUNT"),
+        "sender_id": entity_link("ACCOUNT"),
+        "transaction_result": display_result,
+    }
+    detail_related = ("logs",)
 
     def get_search_results(self, request, queryset, search_term):
         term = search_term.strip()
         return (_search_by_hash_or_contract(queryset, term) if term else queryset), False
 
-    @admin.display(description="logs")
+    @detail_display("logs")
     def logs(self, result):
         logs = ContractLog.objects.filter(consensus_timestamp=result.consensus_timestamp).order_by("index")
-        rows = format_html_join(
-            "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        contract_link = entity_link("CONTRACT")
+        return display_table(
+            ("index", "contract", "topics", "data"),
             (
                 (
                     log.index,
-                    format_entity_id(log.contract_id),
-                    " ".join(to_hex(topic) for topic in (log.topic0, log.topic1, log.topic2, log.topic3) if topic),
-                    to_hex(log.data),
+                    contract_link(log.contract_id),
+                    format_html_join(
+                        mark_safe("<br>"),
+                        "{}",
+                        ((display_hex(topic),) for topic in (log.topic0, log.topic1, log.topic2, log.topic3) if topic),
+                    ),
+                    display_hex(log.data),
                 )
                 for log in logs
             ),
         )
-        if not rows:
-            return None
-        return format_html(
-            "<table><tr><th>index</th><th>contract</th><th>topics</th><th>data</th></tr>{}</table>", rows
-        )
-
-    @admin.display(description="consensus timestamp", ordering="consensus_timestamp")
-    def timestamp(self, result):
-        return format_timestamp(result.consensus_timestamp)
-
-    @admin.display(description="contract")
-    def contract(self, result):
-        return format_entity_id(result.contract_id)
-
-    @admin.display(description="payer")
-    def payer(self, result):
-        return format_entity_id(result.payer_account_id)
-
-    @admin.display(description="transaction hash")
-    def hash(self, result):
-        return to_hex(result.transaction_hash)

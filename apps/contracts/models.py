@@ -13,6 +13,8 @@ __all__ = [
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
+from apps.common.ledger.codecs import format_entity_id, format_timestamp
+
 
 class Contract(models.Model):
     id = models.BigIntegerField(primary_key=True)
@@ -23,6 +25,9 @@ class Contract(models.Model):
     class Meta:
         managed = False
         db_table = "contract"
+
+    def __str__(self):
+        return f"Contract {format_entity_id(self.id)}"
 
 
 class ContractAction(models.Model):
@@ -96,6 +101,9 @@ class ContractResult(models.Model):
     class Meta:
         managed = False
         db_table = "contract_result"
+
+    def __str__(self):
+        return f"Contract result {format_timestamp(self.consensus_timestamp)} of {format_entity_id(self.contract_id)}"
 
 
 class ContractState(models.Model):

@@ -11,14 +11,23 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 
 from apps.accounts import admin as accounts_admin
 from apps.accounts.models import Entity
-from apps.common.admin import display_hex, display_timestamp
-from apps.common.ledger.codecs import encode_key, format_entity_id
+from apps.common.admin import (
+    detail_display,
+    display_boolean,
+    display_hex,
+    display_key,
+    display_table,
+    display_timestamp,
+    display_timestamp_range,
+    entity_link,
+    timestamp_link,
+)
+from apps.common.ledger.codecs import format_entity_id
 from apps.hooks import selectors
-from apps.hooks.api.serializers import format_timestamp_range
 
 HOOKS_SHOWN = 100
 SLOTS_PER_PAGE = 100
@@ -26,35 +35,29 @@ CHANGES_SHOWN = 50
 
 
 class AccountHooksAdmin(accounts_admin.AccountAdmin):
-    fields = (*accounts_admin.AccountAdmin.fields, "hooks")
-    readonly_fields = fields
+    detail_related = (*accounts_admin.AccountAdmin.detail_related, "hooks")
 
-    @admin.display(description="hooks")
+    @detail_display("hooks")
     def hooks(self, entity):
-        hooks = selectors.hooks_of(entity.id, limit=HOOKS_SHOWN)
-        if not hooks:
-            return None
-        rows = format_html_join(
-            "",
-            '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>',
+        contract_link = entity_link("CONTRACT")
+        return display_table(
+            ("hook", "contract", "kind", "admin key", "created", "timestamp range", "deleted"),
             (
                 (
-                    reverse("admin:accounts_entity_hook_storage", args=[entity.id, hook["hook_id"]]),
-                    hook["hook_id"],
-                    format_entity_id(hook["contract_id"]) or "-",
+                    format_html(
+                        '<a href="{}">{}</a>',
+                        reverse("admin:accounts_entity_hook_storage", args=[entity.id, hook["hook_id"]]),
+                        hook["hook_id"],
+                    ),
+                    contract_link(hook["contract_id"]),
                     f"{hook['extension_point']} {hook['type']}",
-                    _key_text(hook["admin_key"]),
-                    display_timestamp(hook["created_timestamp"]) or "-",
-                    _range_text(hook["timestamp_range"]),
-                    hook["deleted"],
+                    display_key(hook["admin_key"]),
+                    timestamp_link("TRANSACTION")(hook["created_timestamp"]),
+                    display_timestamp_range(hook["timestamp_range"]),
+                    display_boolean(hook["deleted"]),
                 )
-                for hook in hooks
+                for hook in selectors.hooks_of(entity.id, limit=HOOKS_SHOWN)
             ),
-        )
-        return format_html(
-            "<table><tr><th>hook</th><th>contract</th><th>kind</th><th>admin key</th><th>created</th>"
-            "<th>timestamp range</th><th>deleted</th></tr>{}</table>",
-            rows,
         )
 
     def get_urls(self):
@@ -107,16 +110,6 @@ class AccountHooksAdmin(accounts_admin.AccountAdmin):
             "next_after": display_hex(slots[-1]["key"]) if len(slots) == SLOTS_PER_PAGE else None,
         }
         return TemplateResponse(request, "admin/hooks/hook_storage.html", context)
-
-
-def _key_text(key: bytes | None) -> str:
-    encoded = encode_key(key)
-    return f"{encoded['_type']} {encoded['key']}" if encoded else "-"
-
-
-def _range_text(timestamp_range) -> str:
-    shown = format_timestamp_range(timestamp_range)
-    return f"{shown['from'] or '…'} – {shown['to'] or '…'}" if shown else "-"
 
 
 admin.site.unregister(Entity)

@@ -228,6 +228,9 @@ class RegisteredNode(RegisteredNodeColumns):
         managed = False
         db_table = "registered_node"
 
+    def __str__(self):
+        return f"Registered node {self.registered_node_id}"
+
 
 class RegisteredNodeHistory(RegisteredNodeColumns):
     # No primary key in the mirror schema; these columns identify a row.

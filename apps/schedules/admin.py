@@ -1,45 +1,41 @@
+"""Read-only admin for schedules; the search box takes a schedule id or the id of the account that created schedules."""
+
 from django.contrib import admin
 
-from apps.common.admin import ReadOnlyModelAdmin
-from apps.common.ledger.codecs import (
-    format_entity_id,
-    format_timestamp,
-    parse_entity_id,
+from apps.common.admin import (
+    MirrorModelAdmin,
+    column,
+    display_entity_id,
+    display_timestamp,
+    entity_link,
+    timestamp_link,
 )
+from apps.common.ledger.codecs import parse_entity_id
 from apps.schedules.models import Schedule
 
 
 @admin.register(Schedule)
-class ScheduleAdmin(ReadOnlyModelAdmin):
-    list_display = ("schedule", "creator", "payer", "created", "executed", "expires")
+class ScheduleAdmin(MirrorModelAdmin):
+    page_kinds = ("SCHEDULE",)
+    list_display = (
+        column("schedule_id", display_entity_id, description="schedule", sortable=True),
+        column("creator_account_id", display_entity_id, description="creator"),
+        column("payer_account_id", display_entity_id, description="payer"),
+        column("consensus_timestamp", display_timestamp, description="created", sortable=True),
+        column("executed_timestamp", display_timestamp, description="executed"),
+        column("expiration_time", display_timestamp, description="expires"),
+    )
     search_fields = ("schedule_id",)
     search_help_text = "Schedule id or creator account id (0.0.1024)"
     ordering = ("-schedule_id",)
-    list_per_page = 50
-
-    @admin.display(description="schedule", ordering="schedule_id")
-    def schedule(self, schedule):
-        return format_entity_id(schedule.schedule_id)
-
-    @admin.display(description="creator")
-    def creator(self, schedule):
-        return format_entity_id(schedule.creator_account_id)
-
-    @admin.display(description="payer")
-    def payer(self, schedule):
-        return format_entity_id(schedule.payer_account_id)
-
-    @admin.display(description="created", ordering="consensus_timestamp")
-    def created(self, schedule):
-        return format_timestamp(schedule.consensus_timestamp)
-
-    @admin.display(description="executed")
-    def executed(self, schedule):
-        return format_timestamp(schedule.executed_timestamp)
-
-    @admin.display(description="expires")
-    def expires(self, schedule):
-        return format_timestamp(schedule.expiration_time)
+    column_displays = {
+        "schedule_id": display_entity_id,
+        "consensus_timestamp": timestamp_link("TRANSACTION"),
+        "creator_account_id": entity_link("ACCOUNT"),
+        "executed_timestamp": timestamp_link("TRANSACTION"),
+        "expiration_time": display_timestamp,
+        "payer_account_id": entity_link("ACCOUNT"),
+    }
 
     def get_search_results(self, request, queryset, search_term):
         """An entity id selects the schedule of that id and the schedules that account created."""
@@ -53,6 +49,3 @@ class ScheduleAdmin(ReadOnlyModelAdmin):
         by_id = queryset.filter(schedule_id=entity_id)
         by_creator = queryset.filter(creator_account_id=entity_id)
         return by_id | by_creator, False
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]

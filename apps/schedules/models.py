@@ -22,4 +22,4 @@ class Schedule(models.Model):
         db_table = "schedule"
 
     def __str__(self):
-        return f"schedule {format_entity_id(self.schedule_id)}"
+        return f"Schedule {format_entity_id(self.schedule_id)}"

@@ -11,35 +11,65 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from apps.common.admin import ReadOnlyModelAdmin
+from apps.common.admin import (
+    MirrorModelAdmin,
+    column,
+    detail_display,
+    display_as_stored,
+    display_bytes,
+    display_entity_id,
+    display_key,
+    display_timestamp,
+    entity_link,
+    enum_names,
+    timestamp_link,
+)
 from apps.common.ledger.codecs import (
     format_entity_id,
     parse_entity_id,
     parse_positive_long,
 )
 from apps.tokens import selectors
-from apps.tokens.api.serializers import NftTransactionSerializer
+from apps.tokens.api.serializers import (
+    FREEZE_STATUSES,
+    KYC_STATUSES,
+    NftTransactionSerializer,
+)
 from apps.tokens.models import Token, TokenType
 
 NFTS_PER_PAGE = 100
+account_link = entity_link("ACCOUNT")
+KEY_COLUMNS = ("fee_schedule_key", "freeze_key", "kyc_key", "metadata_key", "pause_key", "supply_key", "wipe_key")
 
 
 @admin.register(Token)
-class TokenAdmin(ReadOnlyModelAdmin):
-    list_display = ("token", "name", "symbol", "type", "nfts")
+class TokenAdmin(MirrorModelAdmin):
+    page_kinds = ("TOKEN",)
+    list_display = (
+        column("token_id", display_entity_id, description="token id", sortable=True),
+        "name",
+        "symbol",
+        column("type", display_as_stored),
+        "nfts",
+    )
     search_fields = ("name", "symbol")
     search_help_text = "Token id (0.0.1234), or part of a name or symbol"
     ordering = ("token_id",)
-    list_per_page = 50
+    column_displays = {
+        "token_id": display_entity_id,
+        "created_timestamp": timestamp_link("TRANSACTION"),
+        **dict.fromkeys(KEY_COLUMNS, display_key),
+        "freeze_status": enum_names(FREEZE_STATUSES),
+        "kyc_status": enum_names(KYC_STATUSES),
+        "metadata": display_bytes,
+        "treasury_account_id": account_link,
+    }
+    detail_related = ("nfts",)
 
-    @admin.display(description="token id", ordering="token_id")
-    def token(self, token):
-        return format_entity_id(token.token_id)
-
-    @admin.display(description="NFTs")
+    @detail_display("NFTs")
     def nfts(self, token):
         if token.type != TokenType.NON_FUNGIBLE_UNIQUE:
-            return "-"
+            return None
         return format_html('<a href="{}">NFTs</a>', reverse("admin:tokens_token_nfts", args=[token.token_id]))
 
     def get_search_results(self, request, queryset, search_term):
@@ -80,7 +110,14 @@ class TokenAdmin(ReadOnlyModelAdmin):
             "opts": self.model._meta,
             "title": f"NFTs of {format_entity_id(token_id)} {token.name}",
             "token": token,
-            "nfts": [{**nft, "account": format_entity_id(nft["account_id"])} for nft in page],
+            "nfts": [
+                {
+                    **nft,
+                    "account": account_link(nft["account_id"]),
+                    "created_timestamp": display_timestamp(nft["created_timestamp"]),
+                }
+                for nft in page
+            ],
             "search": search,
             "next_before": page[-1]["serial_number"] if len(page) == NFTS_PER_PAGE else None,
         }
@@ -102,9 +139,10 @@ class TokenAdmin(ReadOnlyModelAdmin):
             "token": token,
             "nft": {
                 **nft,
-                "account": format_entity_id(nft["account_id"]),
-                "spender_id": format_entity_id(nft["spender"]),
-                "modified_timestamp": nft["timestamp_range"].lower,
+                "account": account_link(nft["account_id"]),
+                "spender_id": account_link(nft["spender"]),
+                "created_timestamp": timestamp_link("TRANSACTION")(nft["created_timestamp"]),
+                "modified_timestamp": display_timestamp(nft["timestamp_range"].lower),
             },
             "transfers": NftTransactionSerializer(transfers, many=True).data,
         }
@@ -117,6 +155,3 @@ class TokenAdmin(ReadOnlyModelAdmin):
         if token is None:
             raise Http404("No such token")
         return token
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields]

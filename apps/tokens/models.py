@@ -20,6 +20,8 @@ __all__ = [
 from django.contrib.postgres.fields import BigIntegerRangeField
 from django.db import models
 
+from apps.common.ledger.codecs import format_entity_id
+
 
 class AirdropState(models.TextChoices):
     CANCELLED = "CANCELLED"
@@ -177,6 +179,9 @@ class Token(TokenColumns):
     class Meta:
         managed = False
         db_table = "token"
+
+    def __str__(self):
+        return f"Token {format_entity_id(self.token_id)}"
 
 
 class TokenAirdropColumns(models.Model):

@@ -8,26 +8,29 @@ counts at most `apps.common.admin.COUNT_CAP` rows.
 from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
-from apps.common.admin import ReadOnlyModelAdmin
-from apps.common.ledger.codecs import (
-    format_entity_id,
-    format_timestamp,
-    parse_entity_id,
-    parse_timestamp,
+from apps.common.admin import (
+    MirrorModelAdmin,
+    column,
+    detail_display,
+    display_bytes,
+    display_entity_id,
+    display_json,
+    display_key,
+    display_table,
+    display_timestamp,
+    entity_link,
+    timestamp_link,
 )
+from apps.common.ledger.codecs import parse_entity_id, parse_timestamp
 from apps.topics import selectors
+from apps.topics.api.serializers import chunk_info
 from apps.topics.models import Topic, TopicMessage
+from apps.topics.protobuf import key_list_keys
 
 LATEST_MESSAGES = 10
 MESSAGE_PREVIEW_BYTES = 80
-
-
-class ReadOnlyAdmin(ReadOnlyModelAdmin):
-    list_per_page = 50
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in self.model._meta.fields] + list(self.readonly_fields)
 
 
 def search_entity_id(term: str) -> int | None:
@@ -42,47 +45,55 @@ def message_preview(message: bytes) -> str:
     return text + ("…" if len(message) > MESSAGE_PREVIEW_BYTES else "")
 
 
+def display_key_list(key_list: bytes | None):
+    """A protobuf `KeyList`, each key as `display_key` shows it, one a line."""
+    if key_list is None:
+        return None
+    return format_html_join(mark_safe("<br>"), "{}", ((display_key(key),) for key in key_list_keys(bytes(key_list))))
+
+
 @admin.register(Topic)
-class TopicAdmin(ReadOnlyAdmin):
-    list_display = ("topic", "created", "valid_from")
+class TopicAdmin(MirrorModelAdmin):
+    page_kinds = ("TOPIC",)
+    list_display = (
+        column("id", display_entity_id, description="topic", sortable=True),
+        column("created_timestamp", display_timestamp, description="created", sortable=True),
+        "valid_from",
+    )
     search_fields = ("id",)
     search_help_text = "Topic id (0.0.1009)"
     ordering = ("-id",)
-    readonly_fields = ("latest_messages",)
-
-    @admin.display(description="topic", ordering="id")
-    def topic(self, topic):
-        return format_entity_id(topic.id)
-
-    @admin.display(description="created", ordering="created_timestamp")
-    def created(self, topic):
-        return format_timestamp(topic.created_timestamp)
+    column_displays = {
+        "id": display_entity_id,
+        "admin_key": display_key,
+        "created_timestamp": timestamp_link("TRANSACTION"),
+        "fee_exempt_key_list": display_key_list,
+        "fee_schedule_key": display_key,
+        "submit_key": display_key,
+    }
+    detail_related = ("latest_messages",)
 
     @admin.display(description="valid from")
     def valid_from(self, topic):
-        return format_timestamp(topic.timestamp_range.lower)
+        return display_timestamp(topic.timestamp_range.lower)
 
-    @admin.display(description=f"latest {LATEST_MESSAGES} messages")
+    @detail_display(f"latest {LATEST_MESSAGES} messages")
     def latest_messages(self, topic):
         messages = selectors.topic_message_queryset(topic_id=topic.id).order_by("-consensus_timestamp")
-        rows = format_html_join(
-            "",
-            '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td></tr>',
+        return display_table(
+            ("sequence number", "consensus timestamp", "message"),
             (
                 (
-                    reverse("admin:topics_topicmessage_change", args=[message["consensus_timestamp"]]),
-                    message["sequence_number"],
-                    format_timestamp(message["consensus_timestamp"]),
+                    format_html(
+                        '<a href="{}">{}</a>',
+                        reverse("admin:topics_topicmessage_change", args=[message["consensus_timestamp"]]),
+                        message["sequence_number"],
+                    ),
+                    display_timestamp(message["consensus_timestamp"]),
                     message_preview(message["message"]),
                 )
                 for message in messages[:LATEST_MESSAGES]
             ),
-        )
-        if not rows:
-            return "none"
-        return format_html(
-            "<table><tr><th>sequence number</th><th>consensus timestamp</th><th>message</th></tr>{}</table>",
-            rows,
         )
 
     def get_search_results(self, request, queryset, search_term):
@@ -93,28 +104,35 @@ class TopicAdmin(ReadOnlyAdmin):
 
 
 @admin.register(TopicMessage)
-class TopicMessageAdmin(ReadOnlyAdmin):
-    list_display = ("timestamp", "topic", "sequence_number", "payer", "preview")
+class TopicMessageAdmin(MirrorModelAdmin):
+    list_display = (
+        column("consensus_timestamp", display_timestamp, description="consensus timestamp", sortable=True),
+        column("topic_id", display_entity_id, description="topic"),
+        "sequence_number",
+        column("payer_account_id", display_entity_id, description="payer"),
+        "preview",
+    )
     search_fields = ("consensus_timestamp",)
     search_help_text = "Topic id (0.0.1009) or consensus timestamp (1234567890.000000001)"
     # The order of the (topic_id, consensus_timestamp) index: no sort of the whole table.
     ordering = ("-topic_id", "-consensus_timestamp")
-
-    @admin.display(description="consensus timestamp", ordering="consensus_timestamp")
-    def timestamp(self, message):
-        return format_timestamp(message.consensus_timestamp)
-
-    @admin.display(description="topic")
-    def topic(self, message):
-        return format_entity_id(message.topic_id)
-
-    @admin.display(description="payer")
-    def payer(self, message):
-        return format_entity_id(message.payer_account_id)
+    column_displays = {
+        "consensus_timestamp": timestamp_link("TRANSACTION"),
+        "initial_transaction_id": "initial_transaction",
+        "message": display_bytes,
+        "payer_account_id": entity_link("ACCOUNT"),
+        "topic_id": entity_link("TOPIC"),
+        "valid_start_timestamp": display_timestamp,
+    }
 
     @admin.display(description="message")
     def preview(self, message):
         return message_preview(message.message)
+
+    @detail_display("initial transaction id")
+    def initial_transaction(self, message):
+        chunk = chunk_info(vars(message))
+        return None if chunk is None else display_json(chunk["initial_transaction_id"])
 
     def get_search_results(self, request, queryset, search_term):
         """`seconds.nanos` (one dot) selects the message at that instant; an entity id its topic's messages."""

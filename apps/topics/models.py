@@ -33,7 +33,7 @@ class Topic(TopicColumns):
         db_table = "topic"
 
     def __str__(self):
-        return f"topic {format_entity_id(self.id)}"
+        return f"Topic {format_entity_id(self.id)}"
 
 
 class TopicHistory(TopicColumns):
@@ -67,7 +67,7 @@ class TopicMessage(models.Model):
         db_table = "topic_message"
 
     def __str__(self):
-        return f"topic {format_entity_id(self.topic_id)} message {self.sequence_number}"
+        return f"Topic {format_entity_id(self.topic_id)} message {self.sequence_number}"
 
 
 class TopicMessageLookup(models.Model):

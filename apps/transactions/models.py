@@ -14,6 +14,8 @@ __all__ = [
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
+from apps.common.ledger.codecs import format_entity_id, format_timestamp
+
 
 class ErrataType(models.TextChoices):
     INSERT = "INSERT"
@@ -137,6 +139,12 @@ class Transaction(models.Model):
     class Meta:
         managed = False
         db_table = "transaction"
+
+    def __str__(self):
+        # The API's transaction id, `0.0.8-1700000000-000000001`; a child's nonce beside it.
+        valid_start = format_timestamp(self.valid_start_ns).replace(".", "-")
+        nonce = f" nonce {self.nonce}" if self.nonce else ""
+        return f"Transaction {format_entity_id(self.payer_account_id)}-{valid_start}{nonce}"
 
 
 class TransactionHash(models.Model):

@@ -1,6 +1,8 @@
 import pytest
 
 from apps.blocks.tests.factories import create_record_files, record_file
+from apps.common.tests.admin_pages import detail_page, log_in
+from apps.transactions.tests.factories import create_transaction
 
 pytestmark = pytest.mark.django_db
 
@@ -116,15 +118,39 @@ def test_search_by_too_large_number_finds_nothing(admin_client, blocks):
     assert listed_numbers(admin_client.get(CHANGELIST, {"q": "9" * 25})) == []
 
 
-def test_detail_page_shows_values_as_the_api_prints_them(admin_client):
-    create_record_files(record_file(7, 1_700_000_000_000_000_007, logs_bloom=b"\x01\xff"))
+def test_detail_page_shows_values_as_the_api_prints_them(client, django_user_model):
+    reader = log_in(client, django_user_model)
+    block = record_file(7, 1_700_000_000_000_000_007, logs_bloom=b"\x01\xff", load_start=1_700_000_001)
+    create_record_files(block)
 
-    content = admin_client.get(f"{CHANGELIST}1700000000000000007/change/").content.decode()
+    page = detail_page(reader, f"{CHANGELIST}1700000000000000007/change/")
 
-    assert f"0x{record_file(7, 0).hash}" in content
-    assert f"0x{record_file(7, 0).prev_hash}" in content
-    assert "1700000000.000000007 (2023-11-14 22:13:20 UTC)" in content
-    assert "0x01ff" in content
-    assert "None" not in content
-    assert "b&#x27;" not in content
-    assert "memory at" not in content
+    assert page.title == "Block 7"
+    shown = {label: field.text for label, field in page.fields.items()}
+    assert shown["Consensus end"] == "1700000000.000000007 (2023-11-14 22:13:20 UTC)"
+    assert shown["Consensus start"] == "1699999999.999999997 (2023-11-14 22:13:19 UTC)"
+    assert shown["Hash"] == f"0x{block.hash}"
+    assert shown["Prev hash"] == f"0x{block.prev_hash}"
+    assert shown["File hash"] == "0x" + "00" * 48
+    assert shown["Logs bloom"] == "0x01ff"
+    assert shown["Load start"] == "1700000001 (2023-11-14 22:13:21 UTC)"
+    assert shown["Digest algorithm"] == "SHA_384"
+    assert shown["Index"] == "7"
+    assert shown["Transactions (at most 100)"] == "-"
+
+
+def test_detail_page_lists_the_blocks_transactions_linked(client, django_user_model, blocks):
+    reader = log_in(client, django_user_model)
+    for timestamp in (1091, 1095, 1100, 1101):
+        create_transaction(timestamp, 8, type=27 if timestamp == 1095 else 14)
+
+    page = detail_page(reader, f"{CHANGELIST}1100/change/")
+
+    transactions = page.fields["Transactions (at most 100)"]
+    assert transactions.rows == [
+        ["consensus timestamp", "transaction id", "nonce", "type", "result"],
+        ["0.000001091 (1970-01-01 00:00:00 UTC)", "0.0.8-0-000001090", "0", "CRYPTOTRANSFER", "SUCCESS"],
+        ["0.000001095 (1970-01-01 00:00:00 UTC)", "0.0.8-0-000001094", "0", "CONSENSUSSUBMITMESSAGE", "SUCCESS"],
+        ["0.000001100 (1970-01-01 00:00:00 UTC)", "0.0.8-0-000001099", "0", "CRYPTOTRANSFER", "SUCCESS"],
+    ]
+    assert transactions.links == [f"/admin/transactions/transaction/{timestamp}/change/" for timestamp in (1091, 1095, 1100)]

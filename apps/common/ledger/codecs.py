@@ -17,6 +17,7 @@ import binascii
 import enum
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.conf import settings
 
@@ -296,3 +297,8 @@ def encode_key(key: bytes | None) -> dict | None:
     if match := _ECDSA_KEY.match(key_hex):
         return {"_type": "ECDSA_SECP256K1", "key": match.group(1)}
     return {"_type": "ProtobufEncoded", "key": key_hex}
+
+
+def format_hbars(tinybars: int) -> str:
+    """Tinybars as hbars with their 8 decimals: `50000000000.00000000`."""
+    return f"{Decimal(tinybars).scaleb(-8):.8f}"

@@ -17,7 +17,6 @@ __all__ = (
     "NetworkNodeSerializer",
     "RegisteredNodeSerializer",
     "exchange_rate_set",
-    "hbars",
     "network_fees",
     "network_stake",
     "network_supply",
@@ -122,11 +121,6 @@ def network_supply(supply: Supply) -> dict:
         "timestamp": format_timestamp(supply.consensus_timestamp),
         "total_supply": str(TOTAL_SUPPLY),
     }
-
-
-def hbars(tinybars: int) -> str:
-    """Tinybars as hbars with 8 decimals: `50000000000.00000000`."""
-    return f"{Decimal(tinybars).scaleb(-8):.8f}"
 
 
 class NetworkNodeSerializer(RowSerializer):

@@ -1,6 +1,7 @@
 import pytest
 
-from apps.schedules.tests.factories import CREATOR, create_schedule
+from apps.common.tests.admin_pages import detail_page, log_in
+from apps.schedules.tests.factories import CREATOR, SECOND, create_schedule
 
 pytestmark = pytest.mark.django_db
 
@@ -45,8 +46,25 @@ def test_detail_page_is_read_only(admin_client, schedules):
     response = admin_client.get(f"{CHANGELIST}2000/change/")
 
     assert response.status_code == 200
-    assert b"schedule 0.0.2000" in response.content
     assert b'name="_save"' not in response.content
+
+
+def test_detail_page_reads_as_the_api_prints_it(client, django_user_model):
+    reader = log_in(client, django_user_model)
+    create_schedule(2003, 1_700_000_000 * SECOND, executed_timestamp=1_700_000_001 * SECOND, expiration_time=SECOND)
+
+    page = detail_page(reader, f"{CHANGELIST}2003/change/")
+
+    assert page.title == "Schedule 0.0.2003"
+    shown = {label: field.text for label, field in page.fields.items()}
+    assert shown["Schedule id"] == "0.0.2003"
+    assert shown["Consensus timestamp"] == "1700000000.000000000 (2023-11-14 22:13:20 UTC)"
+    assert page.fields["Consensus timestamp"].links == ["/admin/transactions/transaction/1700000000000000000/change/"]
+    assert page.fields["Executed timestamp"].links == ["/admin/transactions/transaction/1700000001000000000/change/"]
+    assert shown["Expiration time"] == "1.000000000 (1970-01-01 00:00:01 UTC)"
+    assert shown["Creator account id"] == "0.0.1024"
+    assert page.fields["Payer account id"].links == ["/admin/accounts/entity/1024/change/"]
+    assert shown["Transaction body"] == "0x010203"
 
 
 def test_changes_are_forbidden(admin_client, schedules):

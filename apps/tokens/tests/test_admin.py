@@ -1,12 +1,20 @@
 import pytest
 from django.test import Client
 
-from apps.tokens.tests.factories import T, create_nft, create_nft_history, create_token
+from apps.common.tests.admin_pages import detail_page, log_in
+from apps.tokens.tests.factories import (
+    TREASURY,
+    T,
+    create_nft,
+    create_nft_history,
+    create_token,
+)
 from apps.transactions.tests.factories import create_transaction
 
 pytestmark = pytest.mark.django_db
 
 CHANGELIST = "/admin/tokens/token/"
+SUPPLY_KEY = bytes.fromhex("1220" + "fc" * 32)
 
 
 @pytest.fixture
@@ -67,7 +75,9 @@ def test_nft_page_lists_its_transfers(admin_client, tokens):
         ("CRYPTOTRANSFER", "0.0.1001", "0.0.2001"),
         ("TOKENMINT", None, "0.0.1001"),
     ]
-    assert "0.0.2001" in response.content.decode()
+    content = response.content.decode()
+    assert '<a href="/admin/accounts/entity/2001/change/">0.0.2001</a>' in content
+    assert "1700000000.000000002 (2023-11-14 22:13:20 UTC)" in content
 
 
 def test_unknown_token_or_nft_is_not_found(admin_client, tokens):
@@ -88,3 +98,36 @@ def test_nft_pages_need_a_staff_login(tokens):
     response = Client().get(f"{CHANGELIST}1002/nfts/1/")
 
     assert response.status_code == 302
+
+
+def test_token_page_reads_as_the_api_prints_it(client, django_user_model):
+    reader = log_in(client, django_user_model)
+    create_token(1003, supply_key=SUPPLY_KEY, freeze_status=2, kyc_status=1, metadata="metadata ✓".encode())
+
+    page = detail_page(reader, f"{CHANGELIST}1003/change/")
+
+    assert page.title == "Token 0.0.1003"
+    shown = {label: field.text for label, field in page.fields.items()}
+    assert shown["Token id"] == "0.0.1003"
+    assert shown["Supply key"] == "ED25519 " + "fc" * 32
+    assert shown["Wipe key"] == "-"
+    assert shown["Created timestamp"] == "1700000000.000000000 (2023-11-14 22:13:20 UTC)"
+    assert page.fields["Created timestamp"].links == [f"/admin/transactions/transaction/{T}/change/"]
+    assert shown["Treasury account id"] == f"0.0.{TREASURY}"
+    assert page.fields["Treasury account id"].links == [f"/admin/accounts/entity/{TREASURY}/change/"]
+    assert shown["Freeze status"] == "UNFROZEN"
+    assert shown["Kyc status"] == "GRANTED"
+    assert shown["Type"] == "FUNGIBLE_COMMON"
+    assert shown["Supply type"] == "INFINITE"
+    assert shown["Pause status"] == "NOT_APPLICABLE"
+    assert shown["Metadata"] == "metadata ✓"
+    assert shown["Timestamp range"] == "from 1700000000.000000000 (2023-11-14 22:13:20 UTC)"
+    assert shown["NFTs"] == "-"
+
+
+def test_nft_token_page_links_its_nfts(client, django_user_model, tokens):
+    reader = log_in(client, django_user_model)
+    page = detail_page(reader, f"{CHANGELIST}1002/change/")
+
+    assert page.fields["NFTs"].links == [f"{CHANGELIST}1002/nfts/"]
+    assert page.fields["Type"].text == "NON_FUNGIBLE_UNIQUE"

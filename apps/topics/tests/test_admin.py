@@ -1,11 +1,15 @@
-import re
-
 import pytest
 
+from apps.common.tests.admin_pages import detail_page, log_in
 from apps.topics.tests.factories import (
+    ECDSA_KEY,
+    ED25519_KEY,
+    PAYER,
+    SECOND,
     create_message,
     create_submitted_message,
     create_topic,
+    key_list,
 )
 
 pytestmark = pytest.mark.django_db
@@ -57,13 +61,60 @@ def test_topic_page_shows_its_latest_messages(admin_client, topics):
     assert 'name="_save"' not in content
 
 
-def test_topic_page_without_messages(admin_client):
+def test_topic_page_without_messages(client, django_user_model):
+    reader = log_in(client, django_user_model)
     create_topic(9)
 
-    response = admin_client.get(f"{TOPICS}9/change/")
+    assert detail_page(reader, f"{TOPICS}9/change/").fields["Latest 10 messages"].text == "-"
 
-    assert response.status_code == 200
-    assert re.search(r"Latest 10 messages:</label>\s*<div class=\"readonly\">none</div>", response.content.decode())
+
+def test_topic_page_reads_as_the_api_prints_it(client, django_user_model):
+    reader = log_in(client, django_user_model)
+    create_topic(9, fee_exempt_key_list=key_list(ED25519_KEY, ECDSA_KEY), submit_key=ECDSA_KEY)
+    create_submitted_message(9, 1, 200 * SECOND)
+
+    page = detail_page(reader, f"{TOPICS}9/change/")
+
+    assert page.title == "Topic 0.0.9"
+    shown = {label: field.text for label, field in page.fields.items()}
+    assert shown["Id"] == "0.0.9"
+    assert shown["Admin key"] == "ED25519 " + "ab" * 32
+    assert shown["Submit key"] == "ECDSA_SECP256K1 02" + "cd" * 32
+    assert shown["Fee exempt key list"] == f"ED25519 {'ab' * 32} ECDSA_SECP256K1 02{'cd' * 32}"
+    assert shown["Fee schedule key"] == "-"
+    assert shown["Created timestamp"] == "100.000000000 (1970-01-01 00:01:40 UTC)"
+    assert shown["Timestamp range"] == "from 100.000000000 (1970-01-01 00:01:40 UTC)"
+    messages = page.fields["Latest 10 messages"]
+    assert messages.rows[1] == ["1", "200.000000000 (1970-01-01 00:03:20 UTC)", "message 1"]
+    assert messages.links == [f"{MESSAGES}{200 * SECOND}/change/"]
+
+
+def test_message_page_reads_as_the_api_prints_it(client, django_user_model):
+    reader = log_in(client, django_user_model)
+    create_topic(9)
+    # TransactionID: valid start 1234567890.0, account 0.0.3, scheduled, nonce 1.
+    initial_transaction_id = bytes.fromhex("0a0608d285d8cc041202180318012001")
+    create_submitted_message(
+        9, 2, 200 * SECOND, message="héllo ✓".encode(), chunk_num=1, chunk_total=2,
+        initial_transaction_id=initial_transaction_id,
+    )
+    create_submitted_message(9, 3, 300 * SECOND, message=b"\xff\x00\x01")
+
+    page = detail_page(reader, f"{MESSAGES}{200 * SECOND}/change/")
+
+    assert page.title == "Topic 0.0.9 message 2"
+    shown = {label: field.text for label, field in page.fields.items()}
+    assert shown["Message"] == "héllo ✓"
+    assert shown["Running hash"] == "0x" + b"running hash".hex()
+    assert shown["Topic id"] == "0.0.9"
+    assert page.fields["Topic id"].links == [f"{TOPICS}9/change/"]
+    assert page.fields["Payer account id"].links == [f"/admin/accounts/entity/{PAYER}/change/"]
+    assert shown["Consensus timestamp"] == "200.000000000 (1970-01-01 00:03:20 UTC)"
+    assert page.fields["Consensus timestamp"].links == [f"/admin/transactions/transaction/{200 * SECOND}/change/"]
+    assert shown["Valid start timestamp"] == "199.999999999 (1970-01-01 00:03:19 UTC)"
+    assert '"account_id": "0.0.3"' in shown["Initial transaction id"]
+    assert '"transaction_valid_start": "1234567890.000000000"' in shown["Initial transaction id"]
+    assert detail_page(reader, f"{MESSAGES}{300 * SECOND}/change/").fields["Message"].text == "0xff0001"
 
 
 def test_messages_listed_in_index_order(admin_client, topics):

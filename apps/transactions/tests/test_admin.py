@@ -2,8 +2,11 @@ import base64
 
 import pytest
 
+from apps.common.tests.admin_pages import detail_page, log_in
+from apps.tokens.tests.factories import create_token
 from apps.transactions.tests.factories import (
     SECOND,
+    create_token_transfers,
     create_transaction,
     transaction_hash,
 )
@@ -91,22 +94,49 @@ def test_search_by_timestamp_without_match(admin_client, transactions):
     assert listed(admin_client.get(CHANGELIST, {"q": "1700000000.000000009"})) == []
 
 
-def test_detail_page_shows_values_as_the_api_prints_them(admin_client, transactions):
-    content = admin_client.get(f"{CHANGELIST}{T + 1}/change/").content.decode()
+def test_detail_page_shows_values_as_the_api_prints_them(client, django_user_model, transactions):
+    reader = log_in(client, django_user_model)
+    page = detail_page(reader, f"{CHANGELIST}{T + 1}/change/")
 
-    assert "0.0.8-1700000000-000000000" in content
-    assert "1700000000.000000001 (2023-11-14 22:13:20 UTC)" in content
-    assert "CRYPTOTRANSFER" in content
-    assert "SUCCESS" in content
-    assert ">0.0.8<" in content
-    assert ">0.0.3<" in content
-    assert "0x" + transaction_hash(T + 1).hex() in content
-    assert ">paid in ✓<" in content
-    assert "None" not in content
-    assert "b&#x27;" not in content
-    assert "memory at" not in content
-    assert ">14<" not in content
-    assert ">22<" not in content
+    assert page.title == "Transaction 0.0.8-1700000000-000000000"
+    shown = {label: field.text for label, field in page.fields.items()}
+    assert shown["Transaction id"] == "0.0.8-1700000000-000000000"
+    assert shown["Consensus timestamp"] == "1700000000.000000001 (2023-11-14 22:13:20 UTC)"
+    assert shown["Valid start timestamp"] == "1700000000.000000000 (2023-11-14 22:13:20 UTC)"
+    assert shown["Valid duration seconds"] == "120 seconds (0:02:00)"
+    assert shown["Type"] == "CRYPTOTRANSFER"
+    assert shown["Result"] == "SUCCESS"
+    assert shown["Payer account id"] == "0.0.8"
+    assert page.fields["Payer account id"].links == ["/admin/accounts/entity/8/change/"]
+    assert shown["Node account id"] == "0.0.3"
+    assert shown["Max fee"] == "0.00000100 ℏ (100 tinybars)"
+    assert shown["Charged tx fee"] == "0.00000007 ℏ (7 tinybars)"
+    assert shown["Transaction hash"] == "0x" + transaction_hash(T + 1).hex()
+    assert shown["Memo"] == "paid in ✓"
+    assert shown["Parent consensus timestamp"] == "-"
+    assert page.fields["Transfers"].rows == [
+        ["account", "amount", "approval"],
+        ["0.0.3", "0.00000001 ℏ (1 tinybars)", "False"],
+        ["0.0.8", "-0.00000003 ℏ (-3 tinybars)", "False"],
+        ["0.0.98", "0.00000002 ℏ (2 tinybars)", "False"],
+    ]
+
+
+def test_detail_page_links_entities_and_transactions(client, django_user_model):
+    reader = log_in(client, django_user_model)
+    create_token(1001)
+    nft_transfer = [{"token_id": 1001, "serial_number": 1, "sender_account_id": 8, "receiver_account_id": 9}]
+    create_transaction(T + 5, 8, type=37, entity_id=1001, nft_transfer=nft_transfer, parent_consensus_timestamp=T + 4)
+    create_token_transfers(create_transaction(T + 6, 8, fee=0), 1001, (8, -5), (9, 5))
+
+    page = detail_page(reader, f"{CHANGELIST}{T + 5}/change/")
+
+    assert page.fields["Type"].text == "TOKENMINT"
+    assert page.fields["Entity id"].links == ["/admin/tokens/token/1001/change/"]
+    assert page.fields["Parent consensus timestamp"].links == [f"{CHANGELIST}{T + 4}/change/"]
+    assert page.fields["Nft transfer"].rows[1] == ["0.0.1001", "1", "0.0.8", "0.0.9", "False"]
+    token_transfers = detail_page(reader, f"{CHANGELIST}{T + 6}/change/").fields["Token transfers"]
+    assert token_transfers.rows[1:] == [["0.0.1001", "0.0.8", "-5", "False"], ["0.0.1001", "0.0.9", "5", "False"]]
 
 
 def test_changelist_shows_timestamps_with_their_date(admin_client, transactions):

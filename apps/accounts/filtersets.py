@@ -26,6 +26,8 @@ from apps.common.ledger.codecs import (
 )
 from apps.common.query.comparisons import Comparison
 from apps.common.query.filters import (
+    WITH_ANY_OPERATOR,
+    WITH_RANGE_OPERATOR,
     LastValueFilter,
     OperatorFilter,
     equals_only,
@@ -96,13 +98,33 @@ def _parse_account(text: str) -> int:
     return parse_entity_id(text, allow_evm_address=False).encoded
 
 
+PUBLIC_KEY_TEXT = "hex of 64, 66 or 88 digits, optionally after `0x` (an ED25519 key in DER is read as its raw key)"
+SNAPSHOT_TIMESTAMP = (
+    f"The balance snapshot to read: the newest at a consensus timestamp (`seconds.nanos`) {WITH_ANY_OPERATOR} "
+    "(`eq:` reads as `lte:`). Without it, the balances as they are now."
+)
+
+
 class BalanceFilterSet(ListFilterSet):
     """`/balances`: every parameter is read by `selectors.balances.balance_list`."""
 
-    account_id = OperatorFilter(param="account.id", parser=_parse_operand_text)
-    account_balance = OperatorFilter(param="account.balance", parser=_parse_balance_amount)
-    account_publickey = OperatorFilter(param="account.publickey", parser=parse_public_key)
-    timestamp = OperatorFilter(parser=parse_timestamp)
+    account_id = OperatorFilter(
+        param="account.id",
+        parser=_parse_operand_text,
+        description=f"The account's id {WITH_ANY_OPERATOR}; or its EVM address or base32 alias, without shard and "
+        "realm, after `eq:` or none, once in a query.",
+    )
+    account_balance = OperatorFilter(
+        param="account.balance",
+        parser=_parse_balance_amount,
+        description=f"The account's hbar balance in tinybars, {WITH_ANY_OPERATOR}.",
+    )
+    account_publickey = OperatorFilter(
+        param="account.publickey",
+        parser=parse_public_key,
+        description=f"The public key the account must have: {PUBLIC_KEY_TEXT}.",
+    )
+    timestamp = OperatorFilter(parser=parse_timestamp, description=SNAPSHOT_TIMESTAMP)
 
     default_order = "desc"
     bare_order_only = True
@@ -145,14 +167,32 @@ def _parse_balance_flag(text: str) -> bool:
 class AccountFilterSet(ListFilterSet):
     """`/accounts`: repeated `account.balance` and `account.publickey` values are all required."""
 
-    account_id = OperatorFilter(param="account.id", field_name="id", parser=parse_query_entity_id)
+    account_id = OperatorFilter(
+        param="account.id",
+        field_name="id",
+        parser=parse_query_entity_id,
+        description=f"The account's id (`0.0.1001`, `1001`) or EVM address, {WITH_ANY_OPERATOR}. Several `eq:` "
+        "values keep any of them.",
+    )
     account_balance = OperatorFilter(
-        param="account.balance", field_name="balance", parser=_parse_balance_amount, merge_equals=False
+        param="account.balance",
+        field_name="balance",
+        parser=_parse_balance_amount,
+        merge_equals=False,
+        description=f"The account's hbar balance in tinybars, {WITH_ANY_OPERATOR}. Each value is one more condition.",
     )
     account_publickey = OperatorFilter(
-        param="account.publickey", field_name="public_key", parser=parse_public_key, merge_equals=False
+        param="account.publickey",
+        field_name="public_key",
+        parser=parse_public_key,
+        merge_equals=False,
+        description=f"The public key the account must have: {PUBLIC_KEY_TEXT}.",
     )
-    balance = LastValueFilter(parser=_parse_balance_flag)
+    balance = LastValueFilter(
+        parser=_parse_balance_flag,
+        description="`true` (the default) or `false`: whether each account shows its hbar and token balances. "
+        "`eq:` is the only operator, and `eq:true` reads as `false`.",
+    )
 
     bare_order_only = True
     messages_in_query_order = True
@@ -174,9 +214,21 @@ class AccountFilterSet(ListFilterSet):
 class AccountDetailFilterSet(ListFilterSet):
     """The account's own state (`timestamp`) and its page of transactions."""
 
-    timestamp = OperatorFilter(parser=parse_timestamp)
-    transactiontype = LastValueFilter(parser=operator_ignored(transaction_type_id))
-    transactions = LastValueFilter(parser=equals_only(parse_bool))
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        description=f"The moment to show the account at, a consensus timestamp (`seconds.nanos`) {WITH_ANY_OPERATOR} "
+        "(`eq:` reads as at or before it); it bounds its page of transactions too.",
+    )
+    transactiontype = LastValueFilter(
+        parser=operator_ignored(transaction_type_id),
+        description="Only the transactions of this type: a `TransactionTypes` name, in any case. Several values "
+        "keep any of them.",
+    )
+    transactions = LastValueFilter(
+        parser=equals_only(parse_bool),
+        description="`true` (the default) or `false`: whether the answer lists the account's transactions. "
+        "`eq:` is the only operator.",
+    )
 
     default_order = "desc"
     pagination = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)
@@ -212,7 +264,12 @@ def reject_not_equal(filterset, messages: dict[str, str]) -> None:
 
 
 class StakingRewardFilterSet(ListFilterSet):
-    timestamp = OperatorFilter(field_name="consensus_timestamp", parser=parse_timestamp)
+    timestamp = OperatorFilter(
+        field_name="consensus_timestamp",
+        parser=parse_timestamp,
+        description=f"The consensus timestamp (`seconds.nanos`) of the reward's payment, {WITH_RANGE_OPERATOR}. "
+        "Each value is one more condition.",
+    )
 
     default_order = "desc"
     default_limit = STARTUP_LIMIT_DEFAULT
@@ -233,7 +290,12 @@ class StakingRewardFilterSet(ListFilterSet):
 
 
 class CryptoAllowanceFilterSet(ListFilterSet):
-    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_query_entity_id)
+    spender_id = OperatorFilter(
+        param="spender.id",
+        field_name="spender",
+        parser=parse_query_entity_id,
+        description=f"The spender's id, {WITH_RANGE_OPERATOR}. Several `eq:` values keep any of them.",
+    )
 
     default_order = "desc"
     default_limit = STARTUP_LIMIT_DEFAULT

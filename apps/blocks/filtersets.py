@@ -2,7 +2,11 @@ import re
 
 from apps.common.ledger.codecs import MAX_LONG, parse_positive_long, parse_timestamp
 from apps.common.query.comparisons import RANGE_OPERATORS
-from apps.common.query.filters import OperatorFilter
+from apps.common.query.filters import (
+    WITH_ANY_OPERATOR,
+    WITH_RANGE_OPERATOR,
+    OperatorFilter,
+)
 from apps.common.query.filtersets import ListFilterSet
 from apps.common.query.pagination import Anchor
 
@@ -29,8 +33,16 @@ class BlockFilterSet(ListFilterSet):
         parser=parse_block_number,
         operators=RANGE_OPERATORS,
         merge_equals=False,
+        description=f"The block's number, decimal or `0x` hex, {WITH_RANGE_OPERATOR}. Each value is one more "
+        "condition.",
     )
-    timestamp = OperatorFilter(field_name="consensus_end", parser=parse_timestamp, merge_equals=False)
+    timestamp = OperatorFilter(
+        field_name="consensus_end",
+        parser=parse_timestamp,
+        merge_equals=False,
+        description="When the block ends: the consensus timestamp (`seconds.nanos`) of its last transaction, "
+        f"{WITH_ANY_OPERATOR}. Each value is one more condition.",
+    )
 
     default_order = "desc"
     pagination = (Anchor("block.number", "index", parse=parse_block_number),)

@@ -9,6 +9,8 @@ values are valid (the view's scope is the segment as written, which `criteria()`
 import re
 from functools import partial
 
+from django.conf import settings
+
 from apps.blocks.filtersets import parse_block_number
 from apps.common.errors import InvalidArgument
 from apps.common.ledger.codecs import (
@@ -21,6 +23,8 @@ from apps.common.ledger.codecs import (
 )
 from apps.common.query.comparisons import ALL_OPERATORS, RANGE_OPERATORS, Comparison
 from apps.common.query.filters import (
+    WITH_ANY_OPERATOR,
+    WITH_RANGE_OPERATOR,
     LastValueFilter,
     OperatorFilter,
     equals_only,
@@ -71,7 +75,13 @@ def _parse_contract_anchor(text: str) -> int:
 
 
 class ContractFilterSet(ListFilterSet):
-    contract_id = OperatorFilter(param="contract.id", field_name="id", parser=parse_contract_id_text)
+    contract_id = OperatorFilter(
+        param="contract.id",
+        field_name="id",
+        parser=parse_contract_id_text,
+        description=f"The contract's id {WITH_ANY_OPERATOR}; or its EVM address (40 hex digits, optionally after "
+        "`shard.realm.`) after `eq:` or none.",
+    )
 
     default_order = "desc"
     ordering_fields = ("id",)
@@ -100,7 +110,10 @@ def _contract_id(text: str) -> int | None:
 
 
 class ContractDetailFilterSet(QueryFilterSet):
-    timestamp = OperatorFilter(parser=parse_timestamp)
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        description=f"The moment to show the contract at, a consensus timestamp (`seconds.nanos`) {WITH_ANY_OPERATOR}.",
+    )
 
     @property
     def timestamps(self) -> tuple[Comparison, ...]:
@@ -112,9 +125,17 @@ class StateFilterSet(ListFilterSet):
     """`/contracts/{id}/state`: the view's scope holds the contract's id (the upstream reads
     the path before the query)."""
 
-    slot = OperatorFilter(parser=parse_slot, operators=RANGE_OPERATORS)
+    slot = OperatorFilter(
+        parser=parse_slot,
+        operators=RANGE_OPERATORS,
+        description=f"The storage slot, up to 64 hex digits optionally after `0x`, {WITH_RANGE_OPERATOR}.",
+    )
     # `ne` passes the value's validation but is refused by the route, with its own message.
-    timestamp = OperatorFilter(parser=parse_timestamp)
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        description="The moment to read the storage at, a consensus timestamp (`seconds.nanos`) "
+        f"{WITH_RANGE_OPERATOR}.",
+    )
 
     pagination = (Anchor("slot", "slot", format=uint256, parse=parse_slot),)
 
@@ -126,8 +147,6 @@ class StateFilterSet(ListFilterSet):
 
 # --- Logs (/contracts/{id}/results/logs, /contracts/results/logs) ---
 
-MAX_TOPIC_TIMESTAMP_RANGE_NS = 7 * 24 * 3600 * 1_000_000_000
-MAX_TOPIC_TIMESTAMP_RANGE_TEXT = "7d"
 TOPIC_PARAMS = ("topic0", "topic1", "topic2", "topic3")
 
 _TOPIC = re.compile(r"^(?:0x)?([0-9A-Fa-f]{1,64})$")
@@ -166,15 +185,31 @@ def parse_log_index(text: str) -> int | float:
     return float(int(text, 16)) if text[:2].lower() == "0x" else float(text)
 
 
+def topic_description(position: int) -> str:
+    return (
+        f"A topic the log has at position {position}: up to 64 hex digits, optionally after `0x` (leading zeros "
+        "aside). `eq:` is the only operator; several values keep any of them. It needs a `timestamp` range."
+    )
+
+
 class ContractLogFilterSet(ListFilterSet):
     """`/contracts/{id}/results/logs`; the scope is the path's contract, as written."""
 
-    index = OperatorFilter(parser=parse_log_index, operators=ALL_OPERATORS)
-    timestamp = OperatorFilter(parser=parse_timestamp, operators=ALL_OPERATORS)
-    topic0 = OperatorFilter(parser=parse_topic, operators={"eq"})
-    topic1 = OperatorFilter(parser=parse_topic, operators={"eq"})
-    topic2 = OperatorFilter(parser=parse_topic, operators={"eq"})
-    topic3 = OperatorFilter(parser=parse_topic, operators={"eq"})
+    index = OperatorFilter(
+        parser=parse_log_index,
+        operators=ALL_OPERATORS,
+        description=f"The log's index, {WITH_RANGE_OPERATOR}, each kind once. It needs `timestamp`: "
+        "`eq:` with `eq:`, a lower (upper) bound with `gte:` (`lte:`) or `eq:`.",
+    )
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        operators=ALL_OPERATORS,
+        description=f"The log's consensus timestamp (`seconds.nanos`), {WITH_RANGE_OPERATOR}, each kind once.",
+    )
+    topic0 = OperatorFilter(parser=parse_topic, operators={"eq"}, description=topic_description(0))
+    topic1 = OperatorFilter(parser=parse_topic, operators={"eq"}, description=topic_description(1))
+    topic2 = OperatorFilter(parser=parse_topic, operators={"eq"}, description=topic_description(2))
+    topic3 = OperatorFilter(parser=parse_topic, operators={"eq"}, description=topic_description(3))
 
     default_order = "desc"
 
@@ -249,7 +284,13 @@ class ContractLogFilterSet(ListFilterSet):
 class AllContractLogFilterSet(ContractLogFilterSet):
     """`/contracts/results/logs`, optionally of the one transaction `transaction.hash` names."""
 
-    transaction_hash = OperatorFilter(param="transaction.hash", parser=parse_transaction_hash, operators={"eq"})
+    transaction_hash = OperatorFilter(
+        param="transaction.hash",
+        parser=parse_transaction_hash,
+        operators={"eq"},
+        description="Only the logs of the transaction with this hash: 64 or 96 hex digits, optionally after "
+        "`0x`, given once. `eq:` is the only operator.",
+    )
 
     def transaction_hash_value(self) -> bytes | None:
         comparisons = self.form.cleaned_data.get("transaction.hash") or []
@@ -288,11 +329,9 @@ def _check_closed_range(comparisons: list[Comparison]) -> None:
         raise InvalidArgument("Timestamp range must have gt (or gte) and lt (or lte), or eq operator")
     earliest = by_operator["gt"][0] + 1 if "gt" in by_operator else by_operator["gte"][0]
     latest = by_operator["lt"][0] - 1 if "lt" in by_operator else by_operator["lte"][0]
-    if not 0 < latest - earliest + 1 <= MAX_TOPIC_TIMESTAMP_RANGE_NS:
-        raise InvalidArgument(
-            "Timestamp range by the lower and upper bounds must be positive and within "
-            + MAX_TOPIC_TIMESTAMP_RANGE_TEXT
-        )
+    maximum = settings.MIRROR["MAX_TIMESTAMP_RANGE"]
+    if not 0 < latest - earliest + 1 <= maximum.nanoseconds:
+        raise InvalidArgument(f"Timestamp range by the lower and upper bounds must be positive and within {maximum}")
 
 
 def _check_bounds(timestamp: KeyBound, index: KeyBound) -> None:
@@ -368,20 +407,48 @@ def hbar_of(params) -> bool:
     return values[0].lower() == "true"
 
 
+HBAR_DESCRIPTION = "`true` (the default): amounts in tinybars; `false`: in weibars. `eq:` is the only operator."
+
+
 class ContractResultFilterSet(ListFilterSet):
     """`/contracts/{id}/results`; the scope is the path's contract, as written, read into its
     id once the query is valid."""
 
-    sender = OperatorFilter(param="from", parser=parse_sender)
-    block_hash = LastValueFilter(param="block.hash", parser=equals_only(parse_block_hash))
-    block_number = LastValueFilter(param="block.number", parser=equals_only(parse_block_number))
-    hbar = LastValueFilter(parser=equals_only(parse_bool))
-    internal = LastValueFilter(parser=equals_only(parse_bool))
-    timestamp = OperatorFilter(parser=parse_timestamp)
+    sender = OperatorFilter(
+        param="from",
+        parser=parse_sender,
+        description=f"The caller: an account id, or an EVM address, {WITH_ANY_OPERATOR}.",
+    )
+    block_hash = LastValueFilter(
+        param="block.hash",
+        parser=equals_only(parse_block_hash),
+        description="The hash of the results' block (64 or 96 hex digits, optionally after `0x`). `eq:` is the "
+        "only operator; the last value counts. Not with `block.number`.",
+    )
+    block_number = LastValueFilter(
+        param="block.number",
+        parser=equals_only(parse_block_number),
+        description="The number of the results' block, decimal or `0x` hex. `eq:` is the only operator; the last "
+        "value counts. Not with `block.hash`.",
+    )
+    hbar = LastValueFilter(parser=equals_only(parse_bool), description=HBAR_DESCRIPTION)
+    internal = LastValueFilter(
+        parser=equals_only(parse_bool),
+        description="`true` to include the results of child transactions too; `false` (the default) keeps those "
+        "of the transactions their payers sent. `eq:` is the only operator.",
+    )
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        description=f"The result's consensus timestamp (`seconds.nanos`), {WITH_ANY_OPERATOR}.",
+    )
     # Repeated values are ORed, as upstream reads them into one `in` list.
     # Validated as any non-negative long (a larger index matches nothing), as the upstream does.
     transaction_index = OperatorFilter(
-        param="transaction.index", parser=partial(parse_positive_long, allow_zero=True), operators={"eq"}
+        param="transaction.index",
+        parser=partial(parse_positive_long, allow_zero=True),
+        operators={"eq"},
+        description="The transaction's position in its block, from 0; it needs `block.number` or `block.hash`. "
+        "`eq:` is the only operator; several values keep any of them.",
     )
 
     default_order = "desc"
@@ -416,22 +483,32 @@ class AllContractResultFilterSet(ContractResultFilterSet):
 class ContractResultDetailFilterSet(QueryFilterSet):
     """`/contracts/{id}/results/{timestamp}`: only `hbar`."""
 
-    hbar = LastValueFilter(parser=parse_bool)
+    hbar = LastValueFilter(
+        parser=parse_bool, description="`true` (the default): amounts in tinybars; `false`: in weibars."
+    )
 
 
 class ContractResultByTransactionFilterSet(QueryFilterSet):
     """`/contracts/results/{transactionIdOrHash}`."""
 
     messages_in_query_order = True
-    hbar = LastValueFilter(parser=equals_only(parse_bool))
-    nonce = LastValueFilter(parser=equals_only(parse_nonce))
+    hbar = LastValueFilter(parser=equals_only(parse_bool), description=HBAR_DESCRIPTION)
+    nonce = LastValueFilter(
+        parser=equals_only(parse_nonce),
+        description="The nonce of the transaction among those sharing the id: 0 (the default) for the one its "
+        "payer sent, from 1 for its child transactions. `eq:` is the only operator.",
+    )
 
 
 class ContractActionFilterSet(ListFilterSet):
     """`/contracts/results/{transactionIdOrHash}/actions`; the scope is the path's segment, as
     written, read into the transaction it names once the query is valid."""
 
-    index = OperatorFilter(parser=parse_transaction_index, operators=RANGE_OPERATORS)
+    index = OperatorFilter(
+        parser=parse_transaction_index,
+        operators=RANGE_OPERATORS,
+        description=f"The action's index in the call trace, from 0, {WITH_RANGE_OPERATOR}.",
+    )
 
     pagination = (Anchor("index", "index"),)
 

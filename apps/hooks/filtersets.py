@@ -30,7 +30,12 @@ from dataclasses import dataclass
 from apps.common.errors import DetailedError
 from apps.common.ledger.codecs import MAX_LONG, to_hex
 from apps.common.query.comparisons import ALL_OPERATORS, Comparison
-from apps.common.query.filters import parse_order
+from apps.common.query.filters import (
+    LIMIT_DESCRIPTION,
+    ORDER_DESCRIPTION,
+    WITH_RANGE_OPERATOR,
+    parse_order,
+)
 from apps.common.query.filtersets import ListFilterSet
 from apps.common.query.pages import PageCriteria
 from apps.common.query.pagination import Anchor
@@ -195,11 +200,15 @@ def constraint_violations(details: list[str]) -> DetailedError:
     return error
 
 
+# How Spring binds a list parameter (the module's docstring), for the descriptions.
+ONE_VALUE_LISTS = "Given once, it may list several values, comma-separated."
+
+
 class SpringListFilterSet(ListFilterSet):
     """A list of the hook routes: conversions, then every constraint at once (the module's docstring)."""
 
-    limit = ValueFilter(parser=parse_spring_int)
-    order = ValueFilter(parser=parse_order)
+    limit = ValueFilter(parser=parse_spring_int, description=LIMIT_DESCRIPTION)
+    order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
 
     # (parameter, the name its Java parameter has in messages, most values)
     sizes: tuple[tuple[str, str, int], ...] = ()
@@ -240,9 +249,14 @@ class HookFilterSet(SpringListFilterSet):
     """`/accounts/{id}/hooks`: by hook id, newest first by default."""
 
     dialect = HOOKS
-    hook_id = ParsedRangeFilter(param="hook.id", parse=parse_hook_id)
-    limit = ValueFilter(parser=parse_spring_int)
-    order = ValueFilter(parser=parse_order)
+    hook_id = ParsedRangeFilter(
+        param="hook.id",
+        parse=parse_hook_id,
+        description=f"The hook's id {WITH_RANGE_OPERATOR}, the operator in any case; several `eq:` values keep "
+        f"any of them, and `ne:` is read and ignored. {ONE_VALUE_LISTS}",
+    )
+    limit = ValueFilter(parser=parse_spring_int, description=LIMIT_DESCRIPTION)
+    order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
 
     default_order = "desc"
     ordering_fields = ("hook_id",)
@@ -286,10 +300,18 @@ class HookStorageFilterSet(SpringListFilterSet):
     """`/accounts/{id}/hooks/{hookId}/storage`: by slot key, in key order (`asc` by default)."""
 
     dialect = STORAGE
-    key = ParsedRangeFilter(parse=parse_slot)
-    timestamp = ParsedRangeFilter(parse=parse_timestamp)
-    limit = ValueFilter(parser=parse_spring_int)
-    order = ValueFilter(parser=parse_order)
+    key = ParsedRangeFilter(
+        parse=parse_slot,
+        description="The slot's key, 1 to 64 hex digits optionally after `0x` (a 32-byte number), "
+        f"{WITH_RANGE_OPERATOR}; several `eq:` values keep any of them. {ONE_VALUE_LISTS}",
+    )
+    timestamp = ParsedRangeFilter(
+        parse=parse_timestamp,
+        description="The moment to read the storage at, a consensus timestamp (`seconds.nanos`) "
+        f"{WITH_RANGE_OPERATOR} (`eq:` is at or before it). {ONE_VALUE_LISTS}",
+    )
+    limit = ValueFilter(parser=parse_spring_int, description=LIMIT_DESCRIPTION)
+    order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
 
     default_order = "asc"
     ordering_fields = ("key",)

@@ -21,7 +21,12 @@ from apps.common.query.comparisons import (
     UPPER_OPERATORS,
     Comparison,
 )
-from apps.common.query.filters import parse_order
+from apps.common.query.filters import (
+    LIMIT_DESCRIPTION,
+    ORDER_DESCRIPTION,
+    WITH_RANGE_OPERATOR,
+    parse_order,
+)
 from apps.common.query.filtersets import ListFilterSet, QueryFilterSet
 from apps.common.query.pages import PageCriteria
 from apps.common.query.pagination import Anchor
@@ -97,7 +102,11 @@ class TimestampFilterSet(QueryFilterSet):
     """`/network/exchangerate`, and the base of the other routes reading at a `timestamp`."""
 
     dialect = STRICT
-    timestamp = TimestampFilter()
+    timestamp = TimestampFilter(
+        description="The moment to read at, a consensus timestamp (`seconds.nanos`) after an optional operator in "
+        "any case: `eq:` (the default) or `lte:` for at or before it, `lt:`, `gt:` or `gte:`; two values make a "
+        "range. Without it, now.",
+    )
 
     def validate(self) -> None:
         super().validate()
@@ -122,7 +131,7 @@ class TimestampFilterSet(QueryFilterSet):
 
 
 class FeesFilterSet(TimestampFilterSet):
-    order = ValueFilter(parser=parse_order)
+    order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
 
 
 SUPPLY_TYPES = ("circulating", "totalcoins")
@@ -139,7 +148,10 @@ def parse_supply_type(text: str) -> str:
 class SupplyFilterSet(TimestampFilterSet):
     """`q`: the figure alone (`totalcoins` or `circulating`), or None for the whole answer."""
 
-    q = ValueFilter(parser=parse_supply_type)
+    q = ValueFilter(
+        parser=parse_supply_type,
+        description="`totalcoins` or `circulating`: answer that figure alone, as text in hbars.",
+    )
 
 
 #
@@ -178,10 +190,21 @@ class NodeFilterSet(ListFilterSet):
         limit_max=NODES_LIMIT_MAX,
         caps_limit=True,
     )
-    file_id = ValueFilter(param="file.id", parser=parse_file_id)
-    node_id = RangeFilter(param="node.id", parser=parse_node_id, max_values=None)
-    limit = ValueFilter(parser=parse_nodes_limit)
-    order = ValueFilter(parser=parse_order)
+    file_id = ValueFilter(
+        param="file.id",
+        parser=parse_file_id,
+        description="The address book file to read the nodes from: `0.0.102` (the default) or `0.0.101`, "
+        "optionally after `eq:`.",
+    )
+    node_id = RangeFilter(
+        param="node.id",
+        parser=parse_node_id,
+        max_values=None,
+        description=f"The node's id {WITH_RANGE_OPERATOR}, the operator in any case; several `eq:` values keep "
+        "any of them. `ne:` is read and compares nothing.",
+    )
+    limit = ValueFilter(parser=parse_nodes_limit, description=LIMIT_DESCRIPTION)
+    order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
 
     pagination = (Anchor("node.id", "node_id"),)
 
@@ -239,8 +262,17 @@ def parse_spring_int(text: str) -> int:
 
 class FeeEstimateFilterSet(QueryFilterSet):
     dialect = STRICT
-    mode = ValueFilter(parser=parse_estimate_mode)
-    high_volume_throttle = ValueFilter(parser=parse_spring_int)
+    mode = ValueFilter(
+        parser=parse_estimate_mode,
+        description="`INTRINSIC` (the default): estimate from the transaction alone; `STATE`: from the ledger's "
+        "state too.",
+    )
+    high_volume_throttle = ValueFilter(
+        parser=parse_spring_int,
+        description=f"How full the high-volume throttle is, in hundredths of a percent (0 to "
+        f"{MAX_HIGH_VOLUME_THROTTLE}): in `STATE` mode, the price of a high-volume transaction rises with it. "
+        "0, the default, prices none as high-volume.",
+    )
 
     def validate(self) -> None:
         super().validate()
@@ -368,10 +400,19 @@ class RegisteredNodeFilterSet(ListFilterSet):
     which the criteria carry as `gte` and `lte` on `registered_node_id`."""
 
     dialect = REGISTERED_NODES_DIALECT
-    limit = ValueFilter(parser=parse_spring_int)
-    order = ValueFilter(parser=parse_order)
-    registered_node_id = NumberRangeFilter(param="registerednode.id")
-    node_type = ValueFilter(param="type", parser=parse_registered_node_type)
+    limit = ValueFilter(parser=parse_spring_int, description=LIMIT_DESCRIPTION)
+    order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
+    registered_node_id = NumberRangeFilter(
+        param="registerednode.id",
+        description=f"The registered node's id {WITH_RANGE_OPERATOR}, the operator in any case; an `eq:` value "
+        "comes alone. `ne:` is read and compares nothing.",
+    )
+    node_type = ValueFilter(
+        param="type",
+        parser=parse_registered_node_type,
+        description="Only the nodes with an endpoint of this type (`BLOCK_NODE`, `GENERAL_SERVICE`, `MIRROR_NODE` "
+        "or `RPC_RELAY`), in any case.",
+    )
 
     ordering_fields = ("registered_node_id",)
     pagination = (Anchor("registerednode.id", "registered_node_id"),)

@@ -28,7 +28,7 @@ from apps.common.query.params import parse_query_string
 from apps.topics import selectors as topic_selectors
 from apps.topics.api.serializers import TopicMessageSerializer
 from apps.topics.api.views import parse_path_segments
-from apps.topics.filtersets import BASE64, UTF8, parse_encoding
+from apps.topics.filtersets import BASE64, ENCODING_DESCRIPTION, UTF8, parse_encoding
 from apps.transactions import selectors as transaction_selectors
 from apps.transactions.api.serializers import TransactionSerializer
 from apps.transactions.filtersets import parse_result
@@ -153,7 +153,13 @@ class AccountTransactionFeed(Feed):
 
 class BlockStreamFilterSet(QueryFilterSet):
     # `timestamp=gt:<seconds.nanos>`: where to resume, the only bound a stream takes.
-    timestamp = OperatorFilter(field_name="consensus_end", parser=parse_timestamp, operators={"gt"})
+    timestamp = OperatorFilter(
+        field_name="consensus_end",
+        parser=parse_timestamp,
+        operators={"gt"},
+        description="Where to resume: `gt:` and a consensus timestamp (`seconds.nanos`); what was recorded after "
+        "it is sent first. A `Last-Event-ID` header wins over it.",
+    )
 
     class Meta:
         model = None
@@ -161,14 +167,21 @@ class BlockStreamFilterSet(QueryFilterSet):
 
 
 class TopicMessageStreamFilterSet(BlockStreamFilterSet):
-    encoding = LastValueFilter(parser=parse_encoding)
+    encoding = LastValueFilter(parser=parse_encoding, description=ENCODING_DESCRIPTION)
 
 
 class TransactionStreamFilterSet(BlockStreamFilterSet):
     transactiontype = OperatorFilter(
-        field_name="type", parser=transaction_selectors.transaction_type_id, operators={"eq"}
+        field_name="type",
+        parser=transaction_selectors.transaction_type_id,
+        operators={"eq"},
+        description="Only the transactions of this type: a `TransactionTypes` name, in any case. `eq:` is the only "
+        "operator; several values keep any of them.",
     )
-    result = LastValueFilter(parser=equals_only(parse_result))
+    result = LastValueFilter(
+        parser=equals_only(parse_result),
+        description="`success` or `fail`: only the transactions with that result. `eq:` is the only operator.",
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

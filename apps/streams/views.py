@@ -7,7 +7,7 @@ the 307 there; a bad request is refused here, with the stream's own answer.
 """
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -38,13 +38,6 @@ class StreamAutoSchema(MirrorAutoSchema):
         if name == "result":
             return string(enum=["success", "fail"])
         return super()._query_parameter_schema(name)
-
-    def get_description(self):
-        return (
-            "Server-Sent Events: one event per new row, `id:` its consensus timestamp and `data:` the JSON "
-            f"object the list route renders for it ({self.view.schema_item}). The main port redirects (307) "
-            "to the stream server."
-        )
 
     def _get_response_bodies(self, direction="response"):
         responses = super()._get_response_bodies(direction)
@@ -85,12 +78,27 @@ def stream_url(request) -> str:
     return base.rstrip("/") + request.get_full_path()
 
 
+def stream_description(events: str, list_route: str) -> str:
+    return (
+        "Server-Sent Events, from the stream server (the main port redirects there, 307): the comment "
+        f"`: connected`, then the {events} recorded after `Last-Event-ID` or `timestamp=gt:` when either is "
+        "given, then each new one as it is recorded. An event's `id:` is its consensus timestamp and its `data:` "
+        f"the JSON object `{list_route}` answers for it; a heartbeat comment keeps a quiet stream open. A stream "
+        "beyond the server's limits (per client address, or in all) answers 429."
+    )
+
+
+@extend_schema(summary="Stream blocks", description=stream_description("blocks", "/api/v1/blocks"))
 class BlockStreamView(StreamView):
     route = "blocks"
     filterset_class = feeds.BlockStreamFilterSet
     schema_item = "Block"
 
 
+@extend_schema(
+    summary="Stream a topic's messages",
+    description=stream_description("messages of the topic", "/api/v1/topics/{topicId}/messages"),
+)
 class TopicMessageStreamView(StreamView):
     route = "topic"
     segment_kwarg = "topic_id"
@@ -98,6 +106,13 @@ class TopicMessageStreamView(StreamView):
     schema_item = "TopicMessage"
 
 
+@extend_schema(
+    summary="Stream an account's transactions",
+    description=stream_description(
+        "transactions the account took part in (those of one type, or result, with `transactiontype` or `result`)",
+        "/api/v1/transactions",
+    ),
+)
 class AccountTransactionStreamView(StreamView):
     route = "account"
     segment_kwarg = "id_or_alias_or_evm_address"

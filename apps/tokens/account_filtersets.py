@@ -15,16 +15,33 @@ from apps.common.ledger.codecs import (
     parse_query_entity_id_or_num_alias,
 )
 from apps.common.query.comparisons import LOWER_OPERATORS, UPPER_OPERATORS
-from apps.common.query.filters import OperatorFilter
+from apps.common.query.filters import WITH_RANGE_OPERATOR, OperatorFilter
 from apps.common.query.filtersets import KeyFilter, KeysetFilterSet, ListFilterSet
 from apps.common.query.pages import PageCriteria
 from apps.common.query.pagination import Anchor
 
 
 class AccountNftFilterSet(KeysetFilterSet):
-    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
-    serialnumber = KeyFilter(field_name="serial_number", parser=parse_positive_long)
-    spender_id = OperatorFilter(param="spender.id", field_name="spender", parser=parse_query_entity_id)
+    token_id = KeyFilter(
+        param="token.id",
+        field_name="token_id",
+        parser=parse_query_entity_id_or_num_alias,
+        description=f"The token's id, or the EVM address encoding it, {WITH_RANGE_OPERATOR}: one value per "
+        "operator kind (equal, lower bound, upper bound).",
+    )
+    serialnumber = KeyFilter(
+        field_name="serial_number",
+        parser=parse_positive_long,
+        description=f"The serial number, from 1, {WITH_RANGE_OPERATOR}: one value per operator kind. It needs "
+        "`token.id`.",
+    )
+    spender_id = OperatorFilter(
+        param="spender.id",
+        field_name="spender",
+        parser=parse_query_entity_id,
+        description=f"The spender's id, {WITH_RANGE_OPERATOR}: several `eq:` values keep any of them, and each "
+        "side takes one bound.",
+    )
 
     keyset_params = ("token.id", "serialnumber")
     anchor_codecs = (ID_CODEC, (str, int))
@@ -42,8 +59,20 @@ class AccountNftFilterSet(KeysetFilterSet):
 
 class TokenAllowanceFilterSet(KeysetFilterSet):
     # An EVM address that encodes no id matches nothing (an empty page), as the upstream answers.
-    spender_id = KeyFilter(param="spender.id", field_name="spender", parser=parse_query_entity_id)
-    token_id = KeyFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
+    spender_id = KeyFilter(
+        param="spender.id",
+        field_name="spender",
+        parser=parse_query_entity_id,
+        description=f"The spender's id, {WITH_RANGE_OPERATOR}: one value per operator kind (equal, lower bound, "
+        "upper bound).",
+    )
+    token_id = KeyFilter(
+        param="token.id",
+        field_name="token_id",
+        parser=parse_query_entity_id_or_num_alias,
+        description=f"The token's id, or the EVM address encoding it, {WITH_RANGE_OPERATOR}: one value per "
+        "operator kind. It needs `spender.id`.",
+    )
 
     keyset_params = ("spender.id", "token.id")
     anchor_codecs = (ID_CODEC, ID_CODEC)
@@ -52,7 +81,13 @@ class TokenAllowanceFilterSet(KeysetFilterSet):
 
 
 class TokenRelationshipFilterSet(ListFilterSet):
-    token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
+    token_id = OperatorFilter(
+        param="token.id",
+        field_name="token_id",
+        parser=parse_query_entity_id_or_num_alias,
+        description=f"The token's id, or the EVM address encoding it, {WITH_RANGE_OPERATOR}. Several `eq:` "
+        "values keep any of them.",
+    )
 
     default_order = "asc"
     default_limit = STARTUP_LIMIT_DEFAULT

@@ -5,7 +5,13 @@ parameters in the order of the upstream's controller."""
 
 
 from apps.common.ledger.codecs import format_entity_id
-from apps.common.query.filters import parse_order
+from apps.common.query.filters import (
+    LIMIT_DESCRIPTION,
+    ORDER_DESCRIPTION,
+    WITH_ANY_OPERATOR,
+    WITH_RANGE_OPERATOR,
+    parse_order,
+)
 from apps.common.query.filtersets import KeysetFilterSet
 from apps.common.query.keyset import JAVA_LENIENT_RULES, JAVA_RULES
 from apps.common.query.pages import PageCriteria
@@ -34,11 +40,24 @@ class NftAllowanceFilterSet(KeysetFilterSet):
     false, the other way round."""
 
     dialect = STRICT
-    account_id = RangeFilter(param="account.id", parser=parse_java_entity_id)
-    limit = ValueFilter(parser=parse_java_int)
-    order = ValueFilter(parser=parse_order)
-    owner = ValueFilter(parser=parse_java_boolean)
-    token_id = RangeFilter(param="token.id", field_name="token_id", parser=parse_java_entity_id)
+    account_id = RangeFilter(
+        param="account.id",
+        parser=parse_java_entity_id,
+        description="The other account (the spender when `owner` is true, the owner when it is false): its id "
+        f"{WITH_RANGE_OPERATOR}, the operator in any case.",
+    )
+    limit = ValueFilter(parser=parse_java_int, description=LIMIT_DESCRIPTION)
+    order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
+    owner = ValueFilter(
+        parser=parse_java_boolean,
+        description="`true` (the default): the allowances the path's account granted; `false`: those granted to it.",
+    )
+    token_id = RangeFilter(
+        param="token.id",
+        field_name="token_id",
+        parser=parse_java_entity_id,
+        description=f"The token's id {WITH_RANGE_OPERATOR}, the operator in any case. It needs `account.id`.",
+    )
 
     keyset_params = ("account.id", "token.id")
     keyset_rules = JAVA_RULES
@@ -55,8 +74,8 @@ class AirdropFilterSet(KeysetFilterSet):
     outstanding ones, `sender.id` of the pending ones), by token and serial number."""
 
     dialect = STRICT
-    limit = ValueFilter(parser=parse_java_int)
-    order = ValueFilter(parser=parse_order)
+    limit = ValueFilter(parser=parse_java_int, description=LIMIT_DESCRIPTION)
+    order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
 
     keyset_rules = JAVA_LENIENT_RULES
     anchor_codecs = (ENTITY_ID_CODEC, ENTITY_ID_CODEC, (format_serial_number, int))
@@ -68,17 +87,45 @@ class AirdropFilterSet(KeysetFilterSet):
         return super().criteria(scope=scope).replaced(paged_params=paged_params)
 
 
+SERIAL_NUMBER_DESCRIPTION = f"The NFT's serial number {WITH_ANY_OPERATOR}, the operator in any case."
+TOKEN_ID_DESCRIPTION = f"The token's id {WITH_ANY_OPERATOR}, the operator in any case."
+
+
 class OutstandingAirdropFilterSet(AirdropFilterSet):
-    receiver_id = RangeFilter(param="receiver.id", field_name="receiver_account_id", parser=parse_java_entity_id)
-    serial_number = RangeFilter(param="serialnumber", field_name="serial_number", parser=parse_java_number)
-    token_id = RangeFilter(param="token.id", field_name="token_id", parser=parse_java_entity_id)
+    receiver_id = RangeFilter(
+        param="receiver.id",
+        field_name="receiver_account_id",
+        parser=parse_java_entity_id,
+        description=f"The receiver's id {WITH_ANY_OPERATOR}, the operator in any case.",
+    )
+    serial_number = RangeFilter(
+        param="serialnumber",
+        field_name="serial_number",
+        parser=parse_java_number,
+        description=SERIAL_NUMBER_DESCRIPTION,
+    )
+    token_id = RangeFilter(
+        param="token.id", field_name="token_id", parser=parse_java_entity_id, description=TOKEN_ID_DESCRIPTION
+    )
 
     keyset_params = ("receiver.id", "token.id", "serialnumber")
 
 
 class PendingAirdropFilterSet(AirdropFilterSet):
-    sender_id = RangeFilter(param="sender.id", field_name="sender_account_id", parser=parse_java_entity_id)
-    serial_number = RangeFilter(param="serialnumber", field_name="serial_number", parser=parse_java_number)
-    token_id = RangeFilter(param="token.id", field_name="token_id", parser=parse_java_entity_id)
+    sender_id = RangeFilter(
+        param="sender.id",
+        field_name="sender_account_id",
+        parser=parse_java_entity_id,
+        description=f"The sender's id {WITH_ANY_OPERATOR}, the operator in any case.",
+    )
+    serial_number = RangeFilter(
+        param="serialnumber",
+        field_name="serial_number",
+        parser=parse_java_number,
+        description=SERIAL_NUMBER_DESCRIPTION,
+    )
+    token_id = RangeFilter(
+        param="token.id", field_name="token_id", parser=parse_java_entity_id, description=TOKEN_ID_DESCRIPTION
+    )
 
     keyset_params = ("sender.id", "token.id", "serialnumber")

@@ -10,7 +10,7 @@ from apps.common.ledger.codecs import (
     parse_query_entity_id_or_num_alias,
     parse_timestamp,
 )
-from apps.common.query.filters import OperatorFilter
+from apps.common.query.filters import WITH_ANY_OPERATOR, OperatorFilter
 from apps.common.query.filtersets import ListFilterSet, QueryFilterSet
 from apps.common.query.pagination import Anchor
 from apps.tokens.models import TokenType
@@ -48,11 +48,34 @@ def parse_balance(text: str) -> int:
 class TokenFilterSet(ListFilterSet):
     """`/tokens`: each filter narrows the tokens that have an entity row."""
 
-    account_id = OperatorFilter(param="account.id", parser=parse_query_entity_id_or_num_alias)
-    name = OperatorFilter(parser=parse_token_name, operators={"eq"})
-    publickey = OperatorFilter(parser=parse_public_key)
-    token_id = OperatorFilter(param="token.id", field_name="token_id", parser=parse_query_entity_id_or_num_alias)
-    type = OperatorFilter(parser=parse_token_type)
+    account_id = OperatorFilter(
+        param="account.id",
+        parser=parse_query_entity_id_or_num_alias,
+        description="Only the tokens associated with this account: its id, or the EVM address encoding it, given "
+        "once and without an operator.",
+    )
+    name = OperatorFilter(
+        parser=parse_token_name,
+        operators={"eq"},
+        description="Only the tokens whose name contains this text (3 to 100 bytes), in any case. `eq:` is the "
+        "only operator; each value is one more condition.",
+    )
+    publickey = OperatorFilter(
+        parser=parse_public_key,
+        description="The admin public key the token must have: hex of 64, 66 or 88 digits, optionally after `0x` "
+        "(an ED25519 key in DER is read as its raw key).",
+    )
+    token_id = OperatorFilter(
+        param="token.id",
+        field_name="token_id",
+        parser=parse_query_entity_id_or_num_alias,
+        description=f"The token's id, or the EVM address encoding it, {WITH_ANY_OPERATOR}. Several `eq:` values "
+        "keep any of them.",
+    )
+    type = OperatorFilter(
+        parser=parse_token_type,
+        description="`FUNGIBLE_COMMON`, `NON_FUNGIBLE_UNIQUE` or `ALL` (the default), in any case.",
+    )
 
     ordering_fields = ("token_id",)
     pagination = (Anchor("token.id", "token_id", format=format_entity_id, parse=parse_entity_id_or_num_alias),)
@@ -80,7 +103,12 @@ class TokenFilterSet(ListFilterSet):
 class TokenDetailFilterSet(QueryFilterSet):
     """`/tokens/{tokenId}`: the token as of `timestamp` (`eq` reads as `lte`; the last value counts)."""
 
-    timestamp = OperatorFilter(parser=parse_timestamp, operators={"eq", "lt", "lte"})
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        operators={"eq", "lt", "lte"},
+        description="The moment to show the token at, a consensus timestamp (`seconds.nanos`) after an optional "
+        "operator: `lte:` or `eq:` (the default) for at or before it, `lt:` for before it. The last value counts.",
+    )
 
     def as_of(self) -> tuple[str, int] | None:
         """(`lt` or `lte`, nanoseconds) of the last timestamp given, or None."""
@@ -94,10 +122,27 @@ class TokenDetailFilterSet(QueryFilterSet):
 class TokenBalanceFilterSet(ListFilterSet):
     """`/tokens/{tokenId}/balances`: its selector reads every parameter itself."""
 
-    account_id = OperatorFilter(param="account.id", parser=parse_query_entity_id)
-    account_balance = OperatorFilter(param="account.balance", parser=parse_balance)
-    account_publickey = OperatorFilter(param="account.publickey", parser=parse_public_key)
-    timestamp = OperatorFilter(parser=parse_timestamp)
+    account_id = OperatorFilter(
+        param="account.id",
+        parser=parse_query_entity_id,
+        description=f"The holder's id, {WITH_ANY_OPERATOR}. Each value is one more condition.",
+    )
+    account_balance = OperatorFilter(
+        param="account.balance",
+        parser=parse_balance,
+        description=f"The holder's balance of the token, in its smallest unit, {WITH_ANY_OPERATOR}.",
+    )
+    account_publickey = OperatorFilter(
+        param="account.publickey",
+        parser=parse_public_key,
+        description="The public key the holder must have: hex of 64, 66 or 88 digits, optionally after `0x` (an "
+        "ED25519 key in DER is read as its raw key). The last value counts.",
+    )
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        description="The balance snapshot to read: the newest at a consensus timestamp (`seconds.nanos`) "
+        f"{WITH_ANY_OPERATOR} (`eq:` reads as `lte:`). Without it, the balances as they are now.",
+    )
 
     default_order = "desc"
     pagination = (Anchor("account.id", "account_id", format=format_entity_id, parse=parse_entity_id_or_num_alias),)
@@ -107,9 +152,18 @@ class NftFilterSet(ListFilterSet):
     """`/tokens/{tokenId}/nfts`: every comparison is ANDed, equalities included."""
 
     account_id = OperatorFilter(
-        param="account.id", field_name="account_id", parser=parse_query_entity_id, merge_equals=False
+        param="account.id",
+        field_name="account_id",
+        parser=parse_query_entity_id,
+        merge_equals=False,
+        description=f"The owner's id, {WITH_ANY_OPERATOR}. Each value is one more condition.",
     )
-    serialnumber = OperatorFilter(field_name="serial_number", parser=parse_positive_long, merge_equals=False)
+    serialnumber = OperatorFilter(
+        field_name="serial_number",
+        parser=parse_positive_long,
+        merge_equals=False,
+        description=f"The serial number, from 1, {WITH_ANY_OPERATOR}. Each value is one more condition.",
+    )
 
     default_order = "desc"
     ordering_fields = ("serial_number",)
@@ -119,7 +173,10 @@ class NftFilterSet(ListFilterSet):
 class NftTransactionFilterSet(ListFilterSet):
     """`/tokens/{tokenId}/nfts/{serialNumber}/transactions`: its selector reads `timestamp` itself."""
 
-    timestamp = OperatorFilter(parser=parse_timestamp)
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        description=f"The transaction's consensus timestamp (`seconds.nanos`), {WITH_ANY_OPERATOR}.",
+    )
 
     default_order = "desc"
     pagination = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)

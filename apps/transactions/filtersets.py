@@ -7,6 +7,7 @@ from apps.common.ledger.codecs import (
     parse_timestamp,
 )
 from apps.common.query.filters import (
+    WITH_ANY_OPERATOR,
     LastValueFilter,
     OperatorFilter,
     equals_only,
@@ -53,11 +54,31 @@ def parse_nonce(text: str) -> int:
 
 
 class TransactionFilterSet(ListFilterSet):
-    account_id = OperatorFilter(param="account.id", parser=parse_query_entity_id)
-    timestamp = OperatorFilter(parser=parse_timestamp)
-    transactiontype = LastValueFilter(parser=operator_ignored(transaction_type_id))
-    result = LastValueFilter(parser=operator_ignored(parse_result))
-    type = LastValueFilter(parser=operator_ignored(parse_credit_debit))
+    account_id = OperatorFilter(
+        param="account.id",
+        parser=parse_query_entity_id,
+        description="An account that paid for or took part in the transaction: its id (`0.0.1001`, `1001`) or "
+        f"the EVM address encoding it, {WITH_ANY_OPERATOR}. Several `eq:` values keep any of them.",
+    )
+    timestamp = OperatorFilter(
+        parser=parse_timestamp,
+        description=f"The transaction's consensus timestamp (`seconds.nanos`), {WITH_ANY_OPERATOR}. Repeat it "
+        "for a range.",
+    )
+    transactiontype = LastValueFilter(
+        parser=operator_ignored(transaction_type_id),
+        description="Only the transactions of this type: a `TransactionTypes` name, in any case. Several "
+        "values keep any of them.",
+    )
+    result = LastValueFilter(
+        parser=operator_ignored(parse_result),
+        description="`success` or `fail`: only the transactions with that result. The last value counts.",
+    )
+    type = LastValueFilter(
+        parser=operator_ignored(parse_credit_debit),
+        description="`credit` or `debit`: only the transactions moving hbars or tokens into (or out of) an "
+        "account, the one `account.id` names when it is given.",
+    )
 
     default_order = "desc"
     pagination = (Anchor("timestamp", "consensus_timestamp", format=format_timestamp, parse=parse_timestamp),)
@@ -74,5 +95,13 @@ class TransactionFilterSet(ListFilterSet):
 
 
 class TransactionDetailFilterSet(QueryFilterSet):
-    nonce = LastValueFilter(parser=equals_only(parse_nonce))
-    scheduled = LastValueFilter(parser=equals_only(parse_bool))
+    nonce = LastValueFilter(
+        parser=equals_only(parse_nonce),
+        description="Only the transaction with this nonce: 0 for the one its payer sent, from 1 for the child "
+        "transactions it caused. `eq:` is the only operator.",
+    )
+    scheduled = LastValueFilter(
+        parser=equals_only(parse_bool),
+        description="`true` for the scheduled transaction alone, `false` for the others. `eq:` is the only "
+        "operator.",
+    )

@@ -2,6 +2,7 @@
 
 from apps.common.api.openapi import (
     TIMESTAMP_RANGE_QUERY,
+    PathParameter,
     all_of,
     array,
     boolean,
@@ -150,7 +151,12 @@ register_responses(
 )
 
 register_path_parameters(
-    idOrAliasOrEvmAddress=string(pattern=rf"^(\d{{1,10}}\.){{0,2}}(\d{{1,10}}|(0x)?[A-Fa-f0-9]{{40}}|{BASE32_ALIAS})$"),
+    idOrAliasOrEvmAddress=PathParameter(
+        string(pattern=rf"^(\d{{1,10}}\.){{0,2}}(\d{{1,10}}|(0x)?[A-Fa-f0-9]{{40}}|{BASE32_ALIAS})$"),
+        "The account: its id (`0.0.1001`, or `1001` in the configured shard and realm), its alias (base32, "
+        "optionally after `shard.realm.`) or its EVM address (40 hex digits, optionally after `0x` or "
+        "`shard.realm.`).",
+    ),
 )
 
 # `/balances` takes an account as `/accounts/{idOrAliasOrEvmAddress}` does, and an operator before

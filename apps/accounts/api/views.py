@@ -1,3 +1,6 @@
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+
 from apps.accounts.api.serializers import (
     AccountSerializer,
     BalanceSerializer,
@@ -26,6 +29,18 @@ __all__ = (
 )
 
 
+# Token balances shown with each account of a list, and with one account.
+TOKENS_PER_LISTED_ACCOUNT = settings.MIRROR["TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS"]
+TOKENS_PER_ACCOUNT = settings.MIRROR["TOKEN_BALANCE_LIMIT_SINGLE_ACCOUNT"]
+
+
+@extend_schema(
+    summary="List account balances",
+    description="Each account's hbar balance, in tinybars, with up to "
+    f"{TOKENS_PER_LISTED_ACCOUNT} of its token balances (by token id): as they are now or, with `timestamp`, "
+    "as recorded by the newest balance snapshot in that range. The answer's `timestamp` is when the newest "
+    "balance on the page was recorded. The accounts come in order of account id.",
+)
 class BalanceViewSet(MirrorViewSet):
     filterset_class = BalanceFilterSet
     selector = balances.balance_list
@@ -36,6 +51,12 @@ class BalanceViewSet(MirrorViewSet):
         return newest_timestamp_envelope(rows)
 
 
+@extend_schema(
+    summary="List accounts",
+    description="Accounts and contracts, each with its keys, memo, alias, EVM address, expiry and staking, and "
+    f"(unless `balance=false`) its hbar balance with up to {TOKENS_PER_LISTED_ACCOUNT} of its token balances. "
+    "They come in order of account id.",
+)
 class AccountViewSet(MirrorViewSet):
     filterset_class = AccountFilterSet
     selector = accounts.account_list
@@ -47,6 +68,14 @@ class AccountViewSet(MirrorViewSet):
     lookup_url_kwarg = "id_or_alias_or_evm_address"
     lookup_value_regex = "[^/]+"
 
+    @extend_schema(
+        summary="Get an account",
+        description="One account, as it is now or as it was at `timestamp`, with its hbar balance and up to "
+        f"{TOKENS_PER_ACCOUNT} token balances, and a page of the transactions it took part in, in order of "
+        "consensus timestamp (`transactions=false` leaves them out, `transactiontype` keeps some types): "
+        "`limit`, `order` and `links.next` page through those transactions. An account that does not exist "
+        "answers 404.",
+    )
     def retrieve(self, request, id_or_alias_or_evm_address):
         filterset = self.query_filterset(self.detail_filterset_class)
         filterset.validate()  # the query's problems come before the path's
@@ -68,6 +97,12 @@ class AccountPathMixin:
         return (account_id_from_path(self.kwargs["id"]),)
 
 
+@extend_schema(
+    summary="List an account's staking rewards",
+    description="The staking rewards paid to the account: each its amount in tinybars and the consensus "
+    "timestamp of the transaction paying it, in order of that timestamp. An account that does not exist "
+    "answers 404.",
+)
 class StakingRewardViewSet(AccountPathMixin, MirrorViewSet):
     filterset_class = StakingRewardFilterSet
     selector = rewards.staking_reward_list
@@ -76,6 +111,11 @@ class StakingRewardViewSet(AccountPathMixin, MirrorViewSet):
     cache_control = {"list": "public, max-age=60"}
 
 
+@extend_schema(
+    summary="List an account's hbar allowances",
+    description="The hbar allowances the account granted that have an amount left: for each spender, the "
+    "amount granted and the amount remaining, in tinybars, and since when. They come in order of spender id.",
+)
 class CryptoAllowanceViewSet(AccountPathMixin, MirrorViewSet):
     filterset_class = CryptoAllowanceFilterSet
     selector = allowances.crypto_allowance_list

@@ -1,6 +1,7 @@
 """The component schemas of the block routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
 from apps.common.api.openapi import (
+    PathParameter,
     array,
     integer,
     nullable,
@@ -32,4 +33,9 @@ register_schemas(
 
 register_responses({"GET /api/v1/blocks": "BlocksResponse", "GET /api/v1/blocks/{hashOrNumber}": "Block"})
 
-register_path_parameters(hashOrNumber=string(pattern=r"^(\d{1,10}|(0x)?([A-Fa-f0-9]{64}|[A-Fa-f0-9]{96}))$"))
+register_path_parameters(
+    hashOrNumber=PathParameter(
+        string(pattern=r"^(\d{1,10}|(0x)?([A-Fa-f0-9]{64}|[A-Fa-f0-9]{96}))$"),
+        "The block: its number, or its hash in hex (96 digits, or the first 64 of them), optionally after `0x`.",
+    )
+)

@@ -4,8 +4,9 @@
 `?timestamp=gte:1700000000.5&timestamp=lt:1700000001&account.id=0.0.98`: each filter
 names the public parameter (`param`), the column its comparisons apply to
 (`field_name`; none for a parameter its selector reads itself), the operators it
-takes and a parser turning an operand into the column's value (raising ValueError
-for a bad operand). Filters only validate: the criteria they produce go to the
+takes, a parser turning an operand into the column's value (raising ValueError
+for a bad operand) and what the parameter means to a user (`description`, which our
+OpenAPI document shows). Filters only validate: the criteria they produce go to the
 route's selector. Each bad value
 becomes one `Invalid parameter: <param>` message. A value holding a NUL character
 is bad whatever its parser: PostgreSQL refuses NUL in text, so it would fail as a
@@ -87,12 +88,23 @@ class QueryForm(forms.Form):
                 self._errors[name] = ErrorList(error.error_list)
 
 
+# The descriptions of the two parameters every list reads (`ListFilterSet`), which a
+# FilterSet of another dialect declares again.
+LIMIT_DESCRIPTION = "The most results one page holds:"
+ORDER_DESCRIPTION = "`asc` or `desc`: the direction the results come in."
+# How the descriptions of comparison parameters name the operators they take.
+WITH_ANY_OPERATOR = "after an optional operator: `eq:` (the default), `ne:`, `gt:`, `gte:`, `lt:` or `lte:`"
+WITH_RANGE_OPERATOR = "after an optional operator: `eq:` (the default), `gt:`, `gte:`, `lt:` or `lte:`"
+
+
 class MirrorFilter(django_filters.Filter):
     field_class = RepeatedValuesField
 
-    def __init__(self, *args, param: str | None = None, **kwargs):
+    def __init__(self, *args, param: str | None = None, description: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         self.param = param
+        # What the parameter means, in the API's words: our OpenAPI document shows it.
+        self.description = description
         # The column the shared page machinery compares; None when the selector reads the
         # parameter itself (django-filter would otherwise default `field_name` to the attribute's name).
         self.column = kwargs.get("field_name")

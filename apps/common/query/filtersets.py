@@ -37,6 +37,8 @@ from apps.common.errors import InvalidArgument
 from apps.common.ledger.codecs import OutOfRangeEntityId, parse_positive_long
 from apps.common.query.comparisons import Comparison
 from apps.common.query.filters import (
+    LIMIT_DESCRIPTION,
+    ORDER_DESCRIPTION,
     LastValueFilter,
     MirrorFilter,
     OperatorFilter,
@@ -227,8 +229,8 @@ class QueryFilterSet(django_filters.FilterSet):
 
 class ListFilterSet(QueryFilterSet):
     # Upstream validates an operator written before these (`limit=eq:2`) and then drops it.
-    limit = LastValueFilter(parser=operator_ignored(parse_positive_long))
-    order = LastValueFilter(parser=operator_ignored(parse_order))
+    limit = LastValueFilter(parser=operator_ignored(parse_positive_long), description=LIMIT_DESCRIPTION)
+    order = LastValueFilter(parser=operator_ignored(parse_order), description=ORDER_DESCRIPTION)
 
     default_order = "asc"
     # `/accounts` and `/balances` read `order` only when it is given once and without an

@@ -5,7 +5,7 @@ The EVM's modules are imported on first use: they are heavy and no other route n
 """
 
 from django.views.decorators.gzip import gzip_page
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import viewsets
 from rest_framework.response import Response
 
@@ -71,10 +71,23 @@ class OpcodesViewSet(AcyclicViewMixin, viewsets.ViewSet):
     The upstream answers only clients that take gzip (traces are large), and compresses."""
 
     detail_actions = ("opcodes",)
-    query_parameters = {"opcodes": ("stack", "memory", "storage")}
     schema_item = "OpcodesResponse"
     error_statuses = {"opcodes": (406, 429)}
 
+    @extend_schema(
+        summary="Trace a transaction's opcodes",
+        description="Runs a stored contract transaction again on the ledger's state just before it and answers "
+        "each EVM opcode it executed, with its gas and depth, the stack and, on request, the memory and the "
+        "storage at that step. Traces are large: only a client accepting gzip is answered (406 otherwise). "
+        "Each parameter takes one value.",
+        parameters=[
+            OpenApiParameter("stack", bool, default=True, description="Whether each step shows the stack."),
+            OpenApiParameter("memory", bool, default=False, description="Whether each step shows the memory."),
+            OpenApiParameter(
+                "storage", bool, default=False, description="Whether each step shows the storage it read or wrote."
+            ),
+        ],
+    )
     def opcodes(self, request, transaction_id_or_hash):
         from apps.contracts.evm import pool
         from apps.contracts.evm.throttle import throttle

@@ -2,6 +2,7 @@
 
 from apps.common.api.openapi import (
     TIMESTAMP_RANGE_QUERY,
+    PathParameter,
     all_of,
     array,
     boolean,
@@ -207,9 +208,15 @@ register_responses(
 )
 
 register_path_parameters(
-    contractIdOrAddress=string(pattern=r"^(\d{1,10}\.){0,2}(\d{1,10}|(0x)?[A-Fa-f0-9]{40})$"),
-    transactionIdOrHash=string(
-        pattern=r"^(0x)?[A-Fa-f0-9]{64}|(\d{1,10})\.(\d{1,10})\.(\d{1,10})-(\d{1,19})-(\d{1,9})$"
+    contractIdOrAddress=PathParameter(
+        string(pattern=r"^(\d{1,10}\.){0,2}(\d{1,10}|(0x)?[A-Fa-f0-9]{40})$"),
+        "The contract: its id (`0.0.1010`, or `1010` in the configured shard and realm) or its EVM address "
+        "(40 hex digits, optionally after `0x` or `shard.realm.`).",
+    ),
+    transactionIdOrHash=PathParameter(
+        string(pattern=r"^(0x)?[A-Fa-f0-9]{64}|(\d{1,10})\.(\d{1,10})\.(\d{1,10})-(\d{1,19})-(\d{1,9})$"),
+        "The transaction: its id (`0.0.1001-1700000000-000000001`: the payer, then the valid start's seconds "
+        "and nanoseconds) or its Ethereum transaction hash (64 hex digits, optionally after `0x`).",
     ),
 )
 
@@ -236,10 +243,7 @@ register_query_parameters(
         "contract.id": string(
             pattern=r"^(((gte?|lte?|eq|ne)\:)?(\d{1,10}\.\d{1,10}\.)?\d{1,10}|(\d{1,10}\.){0,2}[A-Fa-f0-9]{40})$"
         ),
-        "memory": boolean(default=False),
         "slot": string(pattern=r"^((eq|gte?|lte?)\:)?(0x)?[0-9A-Fa-f]{1,64}$"),
-        "stack": boolean(default=True),
-        "storage": boolean(default=False),
         "transaction.hash": HASH_QUERY,
     },
     operations={

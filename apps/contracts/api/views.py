@@ -1,3 +1,4 @@
+from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from apps.common.api.views import MirrorViewSet
@@ -40,6 +41,11 @@ from apps.contracts.selectors import (
 # --- Contracts and their state (`/contracts`, `/contracts/{id}`, `/contracts/{id}/state`) ------
 
 
+@extend_schema(
+    summary="List contracts",
+    description="Contracts, each with its admin key, memo, EVM address, bytecode file, expiry and auto-renewal, "
+    "in order of contract id.",
+)
 class ContractViewSet(MirrorViewSet):
     filterset_class = ContractFilterSet
     detail_filterset_class = ContractDetailFilterSet
@@ -51,6 +57,11 @@ class ContractViewSet(MirrorViewSet):
     lookup_url_kwarg = "contract_id_or_address"
     lookup_value_regex = "[^/]+"
 
+    @extend_schema(
+        summary="Get a contract",
+        description="One contract with its initcode and runtime bytecode: as it is now or, with `timestamp`, "
+        "as it was then. A contract that does not exist answers 404.",
+    )
     def retrieve(self, request, contract_id_or_address):
         contract = paths.parse_contract_detail_path(contract_id_or_address)
         timestamps = self.query_filterset(self.detail_filterset_class).timestamps
@@ -60,6 +71,11 @@ class ContractViewSet(MirrorViewSet):
         return self.answer(self.represent_one(row))
 
 
+@extend_schema(
+    summary="List a contract's storage",
+    description="The contract's storage slots with their values: as they are now or, with `timestamp`, as they "
+    "were then. They come in order of slot.",
+)
 class ContractStateViewSet(MirrorViewSet):
     filterset_class = StateFilterSet
     selector = state.state_list
@@ -72,7 +88,19 @@ class ContractStateViewSet(MirrorViewSet):
 
 # --- Logs ---
 
+# What a search of the log routes needs (`ContractLogFilterSet`), for our OpenAPI document.
+LOG_SEARCH_RULES = (
+    "Searching by topic needs one `timestamp`, or a `timestamp` range bounded on both sides and no longer than "
+    "the configured maximum (7 days unless set otherwise); an `index` condition needs a `timestamp` one."
+)
 
+
+@extend_schema(
+    summary="List a contract's logs",
+    description="The event logs the contract emitted (or an account delegating its code to it), each with its "
+    "topics, data, block and transaction, in order of consensus timestamp and then log index. "
+    f"{LOG_SEARCH_RULES}",
+)
 class ContractLogViewSet(MirrorViewSet):
     """`/contracts/{contractIdOrAddress}/results/logs`: the logs a contract, or an
     account with a code delegation, emitted."""
@@ -86,6 +114,12 @@ class ContractLogViewSet(MirrorViewSet):
         return (self.kwargs["contract_id_or_address"],)  # read by the FilterSet, after the query
 
 
+@extend_schema(
+    summary="List contract logs",
+    description="The event logs of every contract, or of one transaction (`transaction.hash`), each with its "
+    "topics, data, block and transaction, in order of consensus timestamp and then log index. "
+    f"{LOG_SEARCH_RULES}",
+)
 class AllContractLogViewSet(MirrorViewSet):
     """`/contracts/results/logs`: the logs of every contract, optionally of one transaction."""
 
@@ -101,6 +135,12 @@ class AllContractLogViewSet(MirrorViewSet):
 _PARTIAL_CONTENT = 206
 
 
+@extend_schema(
+    summary="List a contract's results",
+    description="The results of the calls to the contract: caller, amount, gas, function parameters, result "
+    "and error message, in order of consensus timestamp. `block.number` or `block.hash` keeps one block, and "
+    "`transaction.index` positions within it.",
+)
 class ContractResultViewSet(MirrorViewSet):
     """`/contracts/{contractIdOrAddress}/results[/{timestamp}]`."""
 
@@ -114,6 +154,12 @@ class ContractResultViewSet(MirrorViewSet):
     def scope(self) -> tuple:
         return (self.kwargs["contract"],)  # read by the FilterSet, after the query
 
+    @extend_schema(
+        summary="Get a contract result by timestamp",
+        description="The result of the contract's call at that consensus timestamp, with its logs, state "
+        "changes and Ethereum transaction fields. It is 206 Partial Content while the call has no result "
+        "recorded, and 404 when there is no such call.",
+    )
     def retrieve(self, request, contract, timestamp):
         # This route reads `hbar` before anything else.
         hbar = hbar_of(self.query_params())
@@ -137,6 +183,12 @@ class ContractResultViewSet(MirrorViewSet):
         return _result_details(transaction, state_contract_id=contract_id, hbar=hbar)
 
 
+@extend_schema(
+    summary="List contract results",
+    description="The results of every contract call, with their Ethereum transaction fields and blocks, in "
+    "order of consensus timestamp. `from` keeps one caller's; an EVM address no account holds answers 404. "
+    "`block.number` or `block.hash` keeps one block, and `transaction.index` positions within it.",
+)
 class AllContractResultViewSet(MirrorViewSet):
     """`/contracts/results`: every contract's results, with their Ethereum transactions and blocks."""
 
@@ -159,6 +211,13 @@ class ContractResultByTransactionViewSet(MirrorViewSet):
     detail_filterset_class = ContractResultByTransactionFilterSet
     cache_control = {"retrieve": "public, max-age=600"}
 
+    @extend_schema(
+        summary="Get a contract result by transaction",
+        description="The result of the contract call a transaction made (named by its id or Ethereum hash), "
+        "with its logs, state changes and Ethereum transaction fields; `nonce` picks one of the child "
+        "transactions sharing the id. It is 206 Partial Content while the call has no result recorded, and "
+        "404 when there is no such call.",
+    )
     def retrieve(self, request, transaction_id_or_hash):
         filterset = self.query_filterset(self.detail_filterset_class)
         filterset.validate()
@@ -186,6 +245,11 @@ def _result_details(transaction, *, state_contract_id: int | None, hbar: bool) -
     return Response(data, status=_PARTIAL_CONTENT if result["call_result"] is None else 200)
 
 
+@extend_schema(
+    summary="List a transaction's contract actions",
+    description="The calls and creations a contract transaction made inside the EVM (its call trace): caller, "
+    "recipient, call type, gas, input and result of each, in order of index.",
+)
 class ContractActionViewSet(MirrorViewSet):
     """`/contracts/results/{transactionIdOrHash}/actions`."""
 

@@ -1,6 +1,7 @@
 """The component schemas of the hook routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
 from apps.common.api.openapi import (
+    PathParameter,
     array,
     boolean,
     integer,
@@ -55,7 +56,9 @@ register_responses(
     }
 )
 
-register_path_parameters(hookId=integer("int64", minimum=0, maximum=MAX_LONG))
+register_path_parameters(
+    hookId=PathParameter(integer("int64", minimum=0, maximum=MAX_LONG), "The hook's id, a number from 0.")
+)
 
 # The upstream's shapes: `hook.id` documented as a number (it takes an operator too), `key`
 # as an operator and up to 64 hex digits.

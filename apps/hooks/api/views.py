@@ -3,6 +3,8 @@ Java service. The path is converted first (`ownerId`, then `hookId`), then the q
 the account is looked up (by the selector), as the upstream does. Answers carry the Java
 service's `ETag` (`apps.common.api.conditional`)."""
 
+from drf_spectacular.utils import extend_schema
+
 from apps.accounts.selectors import account_paths
 from apps.common.api.views import MirrorViewSet
 from apps.common.ledger.codecs import format_entity_id
@@ -19,25 +21,33 @@ def owner_path(text: str):
         raise conversion_error("ownerId") from None
 
 
+@extend_schema(
+    summary="List an account's hooks",
+    description="The hooks the account has attached, each with its EVM contract, admin key, extension point, "
+    "type and lifetime, in order of hook id. An alias or EVM address no account holds answers 404.",
+)
 class HookViewSet(MirrorViewSet):
     entity_tags = True
     filterset_class = HookFilterSet
     selector = selectors.hook_list
     serializer_class = HookSerializer
     results_key = "hooks"
-    query_parameters = {"list": ("hook.id", "limit", "order")}
 
     def scope(self) -> tuple:
         return (owner_path(self.kwargs["id"]),)
 
 
+@extend_schema(
+    summary="List a hook's storage",
+    description="The storage slots of one of the account's hooks with their values: as they are now or, with "
+    "`timestamp`, as they were then. They come in order of slot key.",
+)
 class HookStorageViewSet(MirrorViewSet):
     entity_tags = True
     filterset_class = HookStorageFilterSet
     selector = selectors.hook_storage_list
     serializer_class = HookStorageSerializer
     results_key = "storage"
-    query_parameters = {"list": ("key", "limit", "order", "timestamp")}
 
     def scope(self) -> tuple:
         owner = owner_path(self.kwargs["id"])

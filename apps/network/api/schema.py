@@ -5,7 +5,6 @@ from apps.common.api.openapi import (
     array,
     boolean,
     integer,
-    limit_query,
     nullable,
     number,
     obj,
@@ -19,8 +18,6 @@ from apps.common.api.openapi import (
 from apps.network.filtersets import (
     FEE_ESTIMATE_MODES,
     MAX_HIGH_VOLUME_THROTTLE,
-    NODES_LIMIT_DEFAULT,
-    NODES_LIMIT_MAX,
     SUPPLY_TYPES,
 )
 
@@ -148,9 +145,9 @@ register_query_parameters(
         "node.id": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}$"),
         "registerednode.id": string(pattern=r"^((eq|gt|gte|lt|lte):)?\d{1,19}$"),
     },
-    # The upstream's own nodes route pages by 10, at most 25 (ROUTES.md); its document says 25 and 100.
+    # `limit` of the nodes route follows its FilterSet: 10 by default, at most 25, as the upstream's
+    # route answers (ROUTES.md), where its document says 25 and 100.
     operations={
-        "GET /api/v1/network/nodes": {"limit": limit_query(NODES_LIMIT_DEFAULT, NODES_LIMIT_MAX)},
         "GET /api/v1/network/registered-nodes": {"type": ref("RegisteredNodeType")},
         **{
             f"GET /api/v1/network/{route}": {"timestamp": TIMESTAMP_RANGE_QUERY}

@@ -1,10 +1,11 @@
 from django.http import HttpResponse
+from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.common.api.views import AcyclicViewMixin, MirrorViewSet
 from apps.common.errors import DetailedError
-from apps.common.ledger.codecs import MAX_LONG
+from apps.common.ledger.codecs import MAX_LONG, format_hbars
 from apps.common.query.strict import bad_request
 from apps.network import selectors
 from apps.network.api import serializers
@@ -38,6 +39,11 @@ def system_file(file_num: int, bound: TimestampBound, parse) -> selectors.System
     return found
 
 
+@extend_schema(
+    summary="List the network's nodes",
+    description="The consensus nodes of an address book (the file 0.0.102 unless `file.id` names another), "
+    "each with its account, description, endpoints, public key, certificate hash and stake, in order of node id.",
+)
 class NetworkViewSet(MirrorViewSet):
     """`/network/nodes` is the list; the other routes answer one object, their query read
     by a FilterSet of the strict dialect too. Every answer is cached for a minute."""
@@ -51,14 +57,12 @@ class NetworkViewSet(MirrorViewSet):
         action: CACHE_CONTROL_NETWORK for action in ("list", "exchangerate", "fees", "stake", "supply", "estimate_fee")
     }
 
-    # What each route reads from its query, for our OpenAPI document.
-    query_parameters = {
-        "estimate_fee": ("high_volume_throttle", "mode"),
-        "exchangerate": ("timestamp",),
-        "fees": ("order", "timestamp"),
-        "list": ("file.id", "limit", "node.id", "order"),
-        "stake": (),
-        "supply": ("q", "timestamp"),
+    # The FilterSet each action reads its query with, for our OpenAPI document (`stake` reads none).
+    query_filtersets = {
+        "estimate_fee": FeeEstimateFilterSet,
+        "exchangerate": TimestampFilterSet,
+        "fees": FeesFilterSet,
+        "supply": SupplyFilterSet,
     }
     # `/network/supply?q=` answers the figure alone, in hbars, as text.
     text_answers = {"supply": {"type": "string", "pattern": r"^\d+\.\d{8}$"}}
@@ -68,16 +72,33 @@ class NetworkViewSet(MirrorViewSet):
     request_media_types = {"estimate_fee": ("application/protobuf", "application/x-protobuf")}
     error_statuses = {"estimate_fee": (404, 413, 415)}
 
+    @extend_schema(
+        summary="Estimate a transaction's fees",
+        description="The fees a transaction would be charged, from its HAPI protobuf bytes in the body (too "
+        "large a body answers 413): from the transaction alone (`mode=INTRINSIC`) or with the ledger's state "
+        "too (`mode=STATE`).",
+    )
     def estimate_fee(self, request):
         """POST `/network/fees`: the fee estimation view answers, on the same route as the
         gas prices of GET."""
         return _estimate_fee(request._request)
 
+    @extend_schema(
+        summary="Get the exchange rate",
+        description="The current and the next exchange rate of hbars to cents, with when each expires, from the "
+        "exchange rate file (0.0.112) in force now or at `timestamp`. A missing file answers 404.",
+    )
     def exchangerate(self, request):
         bound = self.query_filterset(TimestampFilterSet).timestamp_bound
         rates = system_file(selectors.EXCHANGE_RATE_FILE, bound, parse_exchange_rate_set)
         return self.answer(serializers.exchange_rate_set(rates.data, rates.consensus_timestamp))
 
+    @extend_schema(
+        summary="Get the gas prices",
+        description="The price of a unit of gas, in tinybars, of contract calls, contract creations and Ethereum "
+        "transactions, from the fee schedule (0.0.111) and exchange rate (0.0.112) files in force now or at "
+        "`timestamp`, in order of transaction type. A missing file answers 404.",
+    )
     def fees(self, request):
         query = self.query_filterset(FeesFilterSet)
         bound = query.timestamp_bound
@@ -87,12 +108,23 @@ class NetworkViewSet(MirrorViewSet):
         order = query.value("order", "asc")
         return self.answer(serializers.network_fees(schedules, rates, reference=reference, order=order))
 
+    @extend_schema(
+        summary="Get the network's stake",
+        description="The network's staking figures for the latest staking period: the total stake, reward "
+        "rates, fee fractions, reward balances and thresholds. It takes no query parameter. None recorded "
+        "answers 404.",
+    )
     def stake(self, request):
         stake = selectors.network_stake_latest()
         if stake is None:
             raise DetailedError(404, "No network stake data found")
         return self.answer(serializers.network_stake(stake))
 
+    @extend_schema(
+        summary="Get the hbar supply",
+        description="The total and the released hbar supply, in tinybars, now or as of `timestamp`. With `q`, "
+        "one figure alone as text, in hbars: `totalcoins` the total, `circulating` the released supply.",
+    )
     def supply(self, request):
         query = self.query_filterset(SupplyFilterSet)
         bound = query.timestamp_bound
@@ -103,9 +135,15 @@ class NetworkViewSet(MirrorViewSet):
         if kind is None:
             return self.answer(serializers.network_supply(supply))
         tinybars = serializers.TOTAL_SUPPLY if kind == "totalcoins" else serializers.TOTAL_SUPPLY - supply.unreleased
-        return HttpResponse(serializers.hbars(tinybars), content_type="text/plain;charset=UTF-8")
+        return HttpResponse(format_hbars(tinybars), content_type="text/plain;charset=UTF-8")
 
 
+@extend_schema(
+    summary="List registered nodes",
+    description="The nodes registered with the network and not deleted (block nodes, mirror nodes, RPC relays "
+    "and other services), each with its admin key, description and service endpoints, in order of registered "
+    "node id.",
+)
 class RegisteredNodeViewSet(MirrorViewSet):
     """GET `/network/registered-nodes` (the same Java controller): the registered nodes not
     deleted, by `registered_node_id`."""

@@ -1,6 +1,7 @@
 """The component schemas of the schedule routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
 from apps.common.api.openapi import (
+    PathParameter,
     array,
     boolean,
     obj,
@@ -39,4 +40,8 @@ register_schemas(
 
 register_responses({"GET /api/v1/schedules": "SchedulesResponse", "GET /api/v1/schedules/{scheduleId}": "Schedule"})
 
-register_path_parameters(scheduleId=ref("EntityId"))
+register_path_parameters(
+    scheduleId=PathParameter(
+        ref("EntityId"), "The schedule's id (`0.0.1011`, or `1011` in the configured shard and realm)."
+    )
+)

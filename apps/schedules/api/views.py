@@ -1,4 +1,6 @@
 
+from drf_spectacular.utils import extend_schema
+
 from apps.common import clock
 from apps.common.api.views import MirrorViewSet
 from apps.common.errors import InvalidArgument, NotFound
@@ -10,6 +12,11 @@ from apps.schedules.filtersets import ScheduleFilterSet
 CACHE_CONTROL_FINAL = "public, max-age=3600"
 
 
+@extend_schema(
+    summary="List schedules",
+    description="Scheduled transactions, each with its creator, payer, transaction body, signatures, expiry "
+    "and when it executed, in order of schedule id.",
+)
 class ScheduleViewSet(MirrorViewSet):
     filterset_class = ScheduleFilterSet
     serializer_class = ScheduleSerializer
@@ -20,6 +27,11 @@ class ScheduleViewSet(MirrorViewSet):
     lookup_url_kwarg = "schedule_id"
     lookup_value_regex = "[^/]+"
 
+    @extend_schema(
+        summary="Get a schedule",
+        description="One scheduled transaction with its creator, payer, transaction body, signatures, expiry "
+        "and when it executed. It takes no query parameter. A schedule that does not exist answers 404.",
+    )
     def retrieve(self, request, schedule_id):
         try:
             encoded = parse_entity_id(schedule_id, allow_evm_address=False).encoded

@@ -1,6 +1,7 @@
 """The component schemas of the token routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
 from apps.common.api.openapi import (
+    PathParameter,
     array,
     boolean,
     integer,
@@ -122,7 +123,7 @@ register_schemas(
         receiver_account_id=ref("EntityId"),
         sender_account_id=ref("EntityId"),
         transaction_id=string(),
-        type=ref("TransactionTypes"),
+        type=ref("TransactionTypeName"),
     ),
     NftTransactionHistory={
         **page("transactions", array(ref("NftTransactionTransfer"))),
@@ -143,8 +144,12 @@ register_responses(
 )
 
 register_path_parameters(
-    tokenId=ref("EntityId"),
-    serialNumber=integer("int64", minimum=1, maximum=2**63 - 1),
+    tokenId=PathParameter(
+        ref("EntityId"),
+        "The token: its id (`0.0.1007`, or `1007` in the configured shard and realm), or the EVM address "
+        "that encodes that id (`0x00000000000000000000000000000000000003ef`).",
+    ),
+    serialNumber=PathParameter(integer("int64", minimum=1, maximum=2**63 - 1), "The NFT's serial number, from 1."),
 )
 
 register_query_parameters(

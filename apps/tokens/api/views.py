@@ -1,6 +1,7 @@
 import copy
 
 from django.urls import resolve
+from drf_spectacular.utils import extend_schema
 
 from apps.accounts.filtersets import parse_entity_id_or_num_alias
 from apps.common.api.exceptions import error_response
@@ -43,6 +44,12 @@ def serial_number_from_path(text: str) -> int:
         raise InvalidArgument.for_params("serialnumber") from None
 
 
+@extend_schema(
+    summary="List tokens",
+    description="Tokens, each with its name, symbol, type, decimals, metadata and admin key, in order of "
+    "token id. `name` finds the tokens whose name contains it (in any case) and answers one page, with no "
+    "`links.next`; it goes with neither `token.id` nor `account.id`.",
+)
 class TokenViewSet(MirrorViewSet):
     filterset_class = TokenFilterSet
     detail_filterset_class = TokenDetailFilterSet
@@ -52,6 +59,12 @@ class TokenViewSet(MirrorViewSet):
     cache_control = {"list": "public, max-age=10", "retrieve": "public, max-age=5"}
     list_cache = True
 
+    @extend_schema(
+        summary="Get a token",
+        description="One token with its keys, supplies, custom fees, treasury, expiry and status: as it is "
+        "now or, with `timestamp`, as it was then. A token that does not exist, or had no custom fees "
+        "recorded at that time, answers 404.",
+    )
     def retrieve(self, request, token_id):
         token = token_id_from_path(token_id)
         as_of = self.detail_filterset_class(self.query_params(), request=self.request).as_of()
@@ -61,6 +74,12 @@ class TokenViewSet(MirrorViewSet):
         return self.answer(TokenInfoSerializer(info).data)
 
 
+@extend_schema(
+    summary="List a token's balances",
+    description="The accounts holding the token, each with its balance of it: as they are now or, with "
+    "`timestamp`, as recorded by the newest balance snapshot in that range. The answer's `timestamp` is when "
+    "the newest balance on the page was recorded. The accounts come in order of account id.",
+)
 class TokenBalanceViewSet(MirrorViewSet):
     filterset_class = TokenBalanceFilterSet
     selector = selectors.token_balance_list
@@ -74,6 +93,11 @@ class TokenBalanceViewSet(MirrorViewSet):
         return newest_timestamp_envelope(rows)
 
 
+@extend_schema(
+    summary="List a token's NFTs",
+    description="The NFTs of a non-fungible token, each with its owner, spender, metadata and whether it was "
+    "deleted, in order of serial number.",
+)
 class NftViewSet(MirrorViewSet):
     filterset_class = NftFilterSet
     selector = selectors.nft_list
@@ -83,6 +107,11 @@ class NftViewSet(MirrorViewSet):
     def scope(self) -> tuple[int]:
         return (token_id_from_path(self.kwargs["token_id"]),)
 
+    @extend_schema(
+        summary="Get an NFT",
+        description="One NFT of a token, by serial number: its owner, spender, metadata and whether it was "
+        "deleted. It takes no query parameter. An NFT that does not exist answers 404.",
+    )
     def retrieve(self, request, token_id, serial_number):
         token = token_id_from_path(token_id)
         serial = serial_number_from_path(serial_number)
@@ -94,6 +123,12 @@ class NftViewSet(MirrorViewSet):
         return self.answer(self.represent_one(nft))
 
 
+@extend_schema(
+    summary="List an NFT's transactions",
+    description="The transactions that minted, transferred, burned or wiped the NFT, or deleted its token, "
+    "each with its sender, receiver and type, in order of consensus timestamp. The answer is 206 Partial "
+    "Content when the mirror does not hold the NFT's creation, so its history may be incomplete.",
+)
 class NftTransactionViewSet(MirrorViewSet):
     filterset_class = NftTransactionFilterSet
     selector = selectors.nft_transaction_list

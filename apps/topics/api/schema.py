@@ -1,6 +1,7 @@
 """The component schemas of the topic routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
 from apps.common.api.openapi import (
+    PathParameter,
     array,
     boolean,
     integer,
@@ -75,7 +76,10 @@ register_responses(
     }
 )
 
-register_path_parameters(topicId=ref("EntityId"), sequenceNumber=integer("int64", minimum=0))
+register_path_parameters(
+    topicId=PathParameter(ref("EntityId"), "The topic's id (`0.0.1009`, or `1009` in the configured shard and realm)."),
+    sequenceNumber=PathParameter(integer("int64", minimum=0), "The message's sequence number in its topic, from 1."),
+)
 
 register_query_parameters(
     {

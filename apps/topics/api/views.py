@@ -1,4 +1,5 @@
 from django.http import HttpResponse
+from drf_spectacular.utils import extend_schema
 
 from apps.common.api.views import MirrorViewSet
 from apps.common.errors import DetailedError, InvalidArgument, NotFound
@@ -22,6 +23,12 @@ def parse_topic_id(text: str) -> int | OutOfRangeEntityId:
     return parse_query_entity_id(text, allow_evm_address=False)
 
 
+@extend_schema(
+    summary="List a topic's messages",
+    description="The messages submitted to the topic, each with its sequence number, payer, running hash, "
+    "chunk information and content (base64, or text with `encoding=utf-8`), in order of consensus timestamp. "
+    "A topic with no messages, or that does not exist, answers an empty list.",
+)
 class TopicMessageViewSet(MirrorViewSet):
     filterset_class = TopicMessageFilterSet
     serializer_class = TopicMessageSerializer
@@ -40,12 +47,22 @@ class TopicMessageViewSet(MirrorViewSet):
         # A list's query passed validation; a message's route takes no parameter (base64).
         return {**super().get_serializer_context(), "encoding": requested_encoding(self.query_params())}
 
+    @extend_schema(
+        summary="Get a topic message by sequence number",
+        description="One message of the topic, its content in base64. It takes no query parameter. A message "
+        "that does not exist answers 404.",
+    )
     def retrieve(self, request, topic_id, sequence_number):
         topic, sequence_number = parse_path_segments(topic_id=topic_id, sequence_number=sequence_number)
         self.validate_detail_query()
         message = selectors.topic_message_get(topic_id=topic, sequence_number=sequence_number)
         return self._message_response(message)
 
+    @extend_schema(
+        summary="Get a topic message by consensus timestamp",
+        description="The message a successful submit-message transaction added at that consensus timestamp, "
+        "in whichever topic, its content in base64. It takes no query parameter. None there answers 404.",
+    )
     def retrieve_by_timestamp(self, request, consensus_timestamp):
         (timestamp,) = parse_path_segments(timestamp=consensus_timestamp)
         self.validate_detail_query()
@@ -89,6 +106,11 @@ class TopicViewSet(MirrorViewSet):
     cache_control = {"retrieve": CACHE_CONTROL_TOPIC}
     entity_tags = True
 
+    @extend_schema(
+        summary="Get a topic",
+        description="One topic with its memo, keys, auto-renew account and period, custom fees and the keys "
+        "exempt from them. Query parameters are ignored. A topic that does not exist answers 404.",
+    )
     def retrieve(self, request, topic_id):
         try:
             encoded = parse_java_entity_id(topic_id)

@@ -1,6 +1,7 @@
 """The component schemas of the transaction routes, for our OpenAPI document (`apps.common.api.openapi`)."""
 
 from apps.common.api.openapi import (
+    PathParameter,
     all_of,
     array,
     boolean,
@@ -18,8 +19,11 @@ from apps.common.api.openapi import (
 from apps.common.ledger.hapi import TRANSACTION_TYPES
 
 register_schemas(
-    # "UNKNOWN" names a type id this service does not know (`hapi.transaction_type_name`).
-    TransactionTypes=string(enum=sorted({*TRANSACTION_TYPES.values(), "UNKNOWN"})),
+    # The types `transactiontype` takes: every name this service knows.
+    TransactionTypes=string(enum=sorted(TRANSACTION_TYPES.values())),
+    # The type of a transaction in an answer: one of those, or UNKNOWN for a type id this service
+    # does not know (`hapi.transaction_type_name`), which `transactiontype` refuses.
+    TransactionTypeName=string(enum=sorted({*TRANSACTION_TYPES.values(), "UNKNOWN"})),
     StakingRewardTransfer=obj(required=("account", "amount"), account=ref("EntityId"), amount=integer("int64")),
     StakingRewardTransfers=array(ref("StakingRewardTransfer")),
     CustomFeeLimit=obj(account_id=ref("EntityId"), amount=integer("int64"), denominating_token_id=ref("EntityId")),
@@ -40,7 +44,7 @@ register_schemas(
         max_custom_fees=array(ref("CustomFeeLimit")),
         max_fee=string(),
         memo_base64=nullable(string(format="byte")),
-        name=ref("TransactionTypes"),
+        name=ref("TransactionTypeName"),
         nft_transfers=array(
             obj(
                 required=("is_approval", "receiver_account_id", "sender_account_id", "token_id", "serial_number"),
@@ -88,7 +92,13 @@ register_responses(
     }
 )
 
-register_path_parameters(transactionId=string())
+register_path_parameters(
+    transactionId=PathParameter(
+        string(),
+        "The transaction: its id (`0.0.1001-1700000000-000000001`: the payer, then the valid start's seconds and "
+        "nanoseconds), or its hash (96 hex digits, optionally after `0x`, or 64 base64url characters).",
+    )
+)
 
 register_query_parameters(
     operations={"GET /api/v1/transactions": {"result": string(enum=["success", "fail"]), "type": string(enum=["credit", "debit"])}}

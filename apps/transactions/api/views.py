@@ -1,6 +1,8 @@
 import base64
 import re
 
+from drf_spectacular.utils import extend_schema
+
 from apps.common import clock
 from apps.common.api.views import MirrorViewSet, represent
 from apps.common.errors import InvalidArgument, NotFound
@@ -26,6 +28,12 @@ _BASE64_HASH = re.compile(r"^[A-Za-z0-9_+/-]{64}$")
 NANOS_PER_SECOND = 1_000_000_000
 
 
+@extend_schema(
+    summary="List transactions",
+    description="Transactions with their type, result, fees and transfers of hbars, tokens and NFTs, in order "
+    "of consensus timestamp. `account.id` keeps those the account paid for or took part in; `type` keeps "
+    "those crediting (or debiting) an account, that one when `account.id` names it.",
+)
 class TransactionViewSet(MirrorViewSet):
     filterset_class = TransactionFilterSet
     detail_filterset_class = TransactionDetailFilterSet
@@ -36,6 +44,13 @@ class TransactionViewSet(MirrorViewSet):
     lookup_url_kwarg = "transaction_id_or_hash"
     lookup_value_regex = "[^/]+"
 
+    @extend_schema(
+        summary="Get a transaction",
+        description="The transactions with one transaction id, or the one with a transaction hash, each with "
+        "its transfers and assessed custom fees, in order of consensus timestamp. Transactions share an id "
+        "when one caused others (its child transactions, told apart by `nonce`) or scheduled one (`scheduled`). "
+        "None found answers 404.",
+    )
     def retrieve(self, request, transaction_id_or_hash):
         filterset = self.detail_filterset_class(self.query_params(), request=request)
         filterset.validate()

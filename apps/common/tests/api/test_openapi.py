@@ -9,8 +9,11 @@ from urllib.parse import urlsplit
 import pytest
 import yaml
 from django.conf import settings
+from django.urls import resolve as resolve_url
 from jsonschema import Draft202012Validator
 
+from apps.common.api.views import AcyclicViewMixin
+from apps.common.errors import MirrorApiError
 from apps.common.server.pages import api_routes
 from apps.devtools.conformance import case_files, cases_dir
 
@@ -298,9 +301,6 @@ QUERY_PARAMETER_DIFFERENCES = {
             "/api/v1/network/supply",
         )
     },
-    # The component is also the answers' `name`, which is UNKNOWN for a type this service does not know.
-    ("get", "/api/v1/transactions", "transactiontype"): "TransactionTypes names UNKNOWN too (a 400 as a filter)",
-    ("get", "/api/v1/accounts/{idOrAliasOrEvmAddress}", "transactiontype"): "TransactionTypes names UNKNOWN too",
 }
 # Query parameters one side reads and the other does not document: (method, path, name) -> why.
 EXTRA_QUERY_PARAMETERS = {
@@ -389,3 +389,179 @@ def test_the_docs_answer_another_method_with_the_envelope(client, path):
     assert response.status_code == 404
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert response.json() == {"_status": {"messages": [{"message": "Not found"}]}}
+
+
+# --- The document's text: written for users, declared per route, never a docstring ---------------
+
+# A value of each path parameter that the routes read as valid, so that a request reaches the query.
+SAMPLE_PATH_VALUES = {
+    "contractIdOrAddress": "0.0.1010",
+    "hashOrNumber": "1",
+    "hookId": "1",
+    "idOrAliasOrEvmAddress": "0.0.1001",
+    "scheduleId": "0.0.1011",
+    "sequenceNumber": "1",
+    "serialNumber": "1",
+    "timestamp": "1700000000.000000001",
+    "tokenId": "0.0.1007",
+    "topicId": "0.0.1009",
+    "transactionId": "0.0.1001-1700000000-000000001",
+    "transactionIdOrHash": "0.0.1001-1700000000-000000001",
+}
+
+
+def sample_url(path: str) -> str:
+    return re.sub(r"\{(\w+)\}", lambda variable: SAMPLE_PATH_VALUES[variable[1]], path)
+
+
+def operations(document: dict):
+    """(path, method, operation) of every operation of the document."""
+    for path, methods in document["paths"].items():
+        for method, operation in methods.items():
+            yield path, method, operation
+
+
+def serving_view(path: str, method: str) -> tuple[type, str]:
+    """The view class answering an operation, and its action (a viewset's) or handler name."""
+    view = resolve_url(sample_url(path)).func
+    return view.cls, getattr(view, "actions", {}).get(method, method)
+
+
+def route_filterset(view_class: type, action: str):
+    """The FilterSet the view reads the action's query with."""
+    if declared := getattr(view_class, "query_filtersets", {}).get(action):
+        return declared
+    detail = action in getattr(view_class, "detail_actions", ("retrieve",))
+    return getattr(view_class, "detail_filterset_class" if detail else "filterset_class")
+
+
+def words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_every_operation_has_a_summary_and_a_description(document):
+    undescribed = [
+        (method, path)
+        for path, method, operation in operations(document)
+        if not operation.get("summary", "").strip() or not operation.get("description", "").strip()
+    ]
+    assert not undescribed
+
+
+def test_each_action_has_a_summary_of_its_own(document):
+    """A viewset's declaration for its list is not taken for another of its actions."""
+    actions_by_summary = {}
+    for path, method, operation in operations(document):
+        actions_by_summary.setdefault(operation["summary"], set()).add(serving_view(path, method))
+    assert {summary: actions for summary, actions in actions_by_summary.items() if len(actions) > 1} == {}
+
+
+def test_every_parameter_is_described(document):
+    undescribed = [
+        (method, path, parameter["name"])
+        for path, method, operation in operations(document)
+        for parameter in map(lambda p: resolve(document, p), operation.get("parameters", ()))
+        if not parameter.get("description", "").strip()
+    ]
+    assert not undescribed
+
+
+def test_a_comparison_parameter_names_its_operators(document):
+    transactions = document["paths"]["/api/v1/transactions"]["get"]
+    parameters = {parameter["name"]: parameter for parameter in transactions["parameters"]}
+    assert "`gt:`, `gte:`, `lt:` or `lte:`" in parameters["timestamp"]["description"]
+    assert "`ne:`" in parameters["account.id"]["description"]
+    rewards = document["paths"]["/api/v1/accounts/{idOrAliasOrEvmAddress}/rewards"]["get"]
+    timestamp = next(parameter for parameter in rewards["parameters"] if parameter["name"] == "timestamp")
+    assert "`ne:`" not in timestamp["description"]
+
+
+def docstrings_of(view_class: type, action: str) -> set[str]:
+    """The docstrings of the view's classes (its own and every base: DRF's, Django's, ours) and
+    of the method answering the action."""
+    classes = [cls.__doc__ for cls in view_class.__mro__]
+    return {words(doc) for doc in [*classes, getattr(getattr(view_class, action, None), "__doc__", None)] if doc}
+
+
+def test_no_text_of_the_document_is_a_docstring(document):
+    docstrings = set()
+    for path, method, _ in operations(document):
+        docstrings |= docstrings_of(*serving_view(path, method))
+    # The base of every API view, whose docstring once described 27 operations.
+    assert words(AcyclicViewMixin.__doc__) in docstrings
+    leaked = []
+    for path, method, operation in operations(document):
+        texts = [operation.get("description", ""), *(p.get("description", "") for p in operation.get("parameters", ()))]
+        leaked += [(method, path, doc[:60]) for doc in docstrings for text in texts if doc in words(text)]
+    assert not leaked
+
+
+def test_a_view_docstring_never_becomes_a_description():
+    from django.urls import path
+    from drf_spectacular.generators import SchemaGenerator
+    from rest_framework.views import APIView
+
+    class DocumentedView(AcyclicViewMixin, APIView):
+        """Notes for the developers of this view."""
+
+        def get(self, request):
+            """How the handler works."""
+
+    generated = SchemaGenerator(patterns=[path("api/v1/documented", DocumentedView.as_view())]).get_schema()
+
+    assert "description" not in generated["paths"]["/api/v1/documented"]["get"]
+
+
+def test_the_status_routes_share_one_tag(document):
+    tags = {path: operation["tags"] for path, _, operation in operations(document) if path.startswith("/api/v2/")}
+    assert len(tags) == 8
+    assert set(map(tuple, tags.values())) == {("status",)}
+
+
+@pytest.mark.django_db
+def test_transaction_types_are_the_ones_the_api_accepts(client, document):
+    types = document["components"]["schemas"]["TransactionTypes"]["enum"]
+    refused = [name for name in types if client.get(f"/api/v1/transactions?transactiontype={name}").status_code != 200]
+    assert not refused
+    assert "UNKNOWN" not in types
+    assert client.get("/api/v1/transactions?transactiontype=UNKNOWN").status_code == 400
+    # An answer still names a type this service does not know as UNKNOWN.
+    assert "UNKNOWN" in document["components"]["schemas"]["TransactionTypeName"]["enum"]
+
+
+def refuses_limit(response) -> bool:
+    messages = response.json()["_status"]["messages"] if response.status_code == 400 else ()
+    return any("limit" in f"{message['message']} {message.get('detail', '')}" for message in messages)
+
+
+def read_limit(filterset_class, query: str) -> int | None:
+    """The page size the FilterSet reads from `query`; None when it refuses the query."""
+    filterset = filterset_class(filterset_class.read_query(query))
+    try:
+        filterset.validate()
+        return filterset.limit_value
+    except MirrorApiError:
+        return None
+
+
+@pytest.mark.django_db
+def test_the_documented_limit_is_what_each_route_accepts(client, document):
+    checked = 0
+    for path, method, operation in operations(document):
+        limit = next((p["schema"] for p in operation.get("parameters", ()) if p["name"] == "limit"), None)
+        if limit is None:
+            continue
+        default, maximum = limit["default"], limit["maximum"]
+        filterset_class = route_filterset(*serving_view(path, method))
+        assert (read_limit(filterset_class, ""), read_limit(filterset_class, f"limit={maximum}")) == (
+            default,
+            maximum,
+        ), path
+        assert not refuses_limit(client.get(f"{sample_url(path)}?limit={maximum}")), path
+        if refuses_limit(client.get(f"{sample_url(path)}?limit={maximum + 1}")):
+            assert "a larger one answers 400" in operation["description"], path
+        else:
+            assert read_limit(filterset_class, f"limit={maximum + 1}") == maximum, path
+            assert f"a larger one is read as {maximum}" in operation["description"], path
+        checked += 1
+    assert checked >= 30

@@ -10,6 +10,7 @@ class CommonConfig(AppConfig):
         from django.db.models.signals import post_migrate
         from psycopg.types.json import set_json_loads
 
+        from apps.common.configuration import warn_once_about_unread
         from apps.common.database.connections import (
             give_up_on_silent_database,
             loads_json,
@@ -25,6 +26,8 @@ class CommonConfig(AppConfig):
         # post_migrate is sent once per app with models (this one has none), after every table
         # exists: the grants follow the auth app's.
         post_migrate.connect(grant_roles, sender=self.apps.get_app_config("auth"), dispatch_uid="grant_roles")
+        # The process starts: the upstream's settings set and not honoured are named once.
+        warn_once_about_unread()
 
 
 def _drop_per_request_work() -> None:

@@ -58,13 +58,6 @@ DEBIT = "debit"
 RESULT_SUCCESS = "success"
 RESULT_FAIL = "fail"
 
-NANOS_PER_MINUTE = 60 * 1_000_000_000
-# How far a consensus timestamp may lie from its transaction's valid start.
-VALID_START_DRIFT_NS = 1_000_000_000
-TRANSACTION_CONSENSUS_RANGE_NS = 35 * NANOS_PER_MINUTE
-# A scheduled transaction may execute this long after its schedule was created.
-SCHEDULED_CONSENSUS_RANGE_NS = 89_285 * NANOS_PER_MINUTE
-
 TYPE_SCHEDULE_CREATE = 42
 STAKING_REWARD_ACCOUNT_NUM = 800
 
@@ -240,16 +233,21 @@ def transactions_by_id(
     successful schedule create is found without its execution. The inner
     transactions of an atomic batch follow the batch.
     """
-    lower = valid_start - VALID_START_DRIFT_NS
-    rows = _rows_of_ids([(payer, valid_start, lower, valid_start + TRANSACTION_CONSENSUS_RANGE_NS)], nonce, scheduled)
+    # How far a consensus timestamp may lie from its transaction's valid start, and how long
+    # after its schedule's creation a scheduled transaction may execute (the upstream's settings).
+    drift = settings.MIRROR["MAX_VALID_START_TIMESTAMP_DRIFT"].nanoseconds
+    consensus_range = settings.MIRROR["MAX_TRANSACTION_CONSENSUS_TIMESTAMP_RANGE"].nanoseconds
+    scheduled_range = settings.MIRROR["MAX_SCHEDULED_TRANSACTION_CONSENSUS_TIMESTAMP_RANGE"].nanoseconds
+    lower = valid_start - drift
+    rows = _rows_of_ids([(payer, valid_start, lower, valid_start + consensus_range)], nonce, scheduled)
     creates = [row for row in rows if _is_successful_schedule_create(row)]
     executed = any(row["scheduled"] for row in rows)
     if (scheduled is True and not rows) or (scheduled is None and creates and not executed):
-        rows = _rows_of_ids([(payer, valid_start, lower, lower + SCHEDULED_CONSENSUS_RANGE_NS)], nonce, scheduled)
+        rows = _rows_of_ids([(payer, valid_start, lower, lower + scheduled_range)], nonce, scheduled)
         executed = any(row["scheduled"] for row in rows)
 
     inner = [
-        (inner_payer, inner_start, inner_start - VALID_START_DRIFT_NS, inner_start + TRANSACTION_CONSENSUS_RANGE_NS)
+        (inner_payer, inner_start, inner_start - drift, inner_start + consensus_range)
         for row in rows
         for inner_payer, inner_start in _inner_transaction_ids(row)
     ]
@@ -261,7 +259,7 @@ def transactions_by_id(
     pending = (
         scheduled is None
         and not executed
-        and any(row["consensus_timestamp"] + SCHEDULED_CONSENSUS_RANGE_NS > now for row in creates)
+        and any(row["consensus_timestamp"] + scheduled_range > now for row in creates)
     )
     return TransactionLookup(rows, pending)
 

@@ -27,8 +27,6 @@ from apps.common.query.filtersets import ListFilterSet, QueryFilterSet
 from apps.common.query.pagination import link_header, page_link
 from apps.common.query.params import QueryParams
 
-DEFAULT_CACHE_CONTROL = "public, max-age=1"
-
 
 class AcyclicViewMixin:
     """Frees a request's objects by reference counting, leaving the garbage collector idle.
@@ -140,7 +138,7 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
         seconds = cache_policy.time_to_live(
             results_key=self.results_key,
             opted_in=self.list_cache,
-            cache_control=self.cache_control.get("list", DEFAULT_CACHE_CONTROL),
+            cache_control=self.response_headers(request, "list").get("cache-control", ""),
         )
         if seconds > 0:
             response.keep_for = cache_policy.KeepFor(seconds, request.resolver_match.route)
@@ -175,12 +173,22 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
             return  # no parameter, nothing to refuse
         self.query_filterset(self.detail_filterset_class).validate()
 
+    def response_headers(self, request, action: str | None) -> dict[str, str]:
+        """The headers of the action's successful answers: its Cache-Control, as configured."""
+        return cache_policy.response_headers(
+            request,
+            cache_control=self.cache_control.get(action),
+            # The routes with entity tags are those the upstream serves from its Java service.
+            java=self.entity_tags,
+        )
+
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         if 200 <= response.status_code < 300:
-            if not response.has_header("Cache-Control"):
+            for name, value in self.response_headers(request, self.action).items():
                 # A view may set its own when the value depends on the answer.
-                response["Cache-Control"] = self.cache_control.get(self.action, DEFAULT_CACHE_CONTROL)
+                if not response.has_header(name):
+                    response[name] = value
             data = getattr(response, "data", None)
             links = data.get("links") if isinstance(data, dict) else None
             if links and links.get("next"):

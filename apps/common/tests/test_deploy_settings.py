@@ -27,7 +27,8 @@ PRINT_TIMEOUTS = (
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {name: value for name, value in os.environ.items() if not name.startswith(("MIRROR_", "DATABASE_URL"))}
+    own = ("MIRROR_", "DATABASE_URL", "HIERO_MIRROR_", "HEDERA_MIRROR_")
+    clean = {name: value for name, value in os.environ.items() if not name.startswith(own)}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=PROJECT_DIR,
@@ -103,15 +104,17 @@ def test_database_timeouts_come_from_the_environment():
         "-c",
         PRINT_TIMEOUTS,
         **{**DEPLOYMENT, "DATABASE_URL": DATABASE_URL + "?options=-c%20work_mem%3D8MB"},
-        MIRROR_DB_CONNECT_TIMEOUT="7",
-        MIRROR_DB_STATEMENT_TIMEOUT="1.5",
+        HIERO_MIRROR_REST_DB_POOL_CONNECTIONTIMEOUT="7000",
+        HIERO_MIRROR_REST_DB_POOL_STATEMENTTIMEOUT="1500",
     )
 
     assert result.stdout == "7 -c work_mem=8MB -c statement_timeout=1500 8.5\n", result.stderr
 
 
 def test_statement_timeout_zero_is_none():
-    result = manage("shell", "--no-imports", "-c", PRINT_TIMEOUTS, **DEPLOYMENT, MIRROR_DB_STATEMENT_TIMEOUT="0")
+    result = manage(
+        "shell", "--no-imports", "-c", PRINT_TIMEOUTS, **DEPLOYMENT, HIERO_MIRROR_REST_DB_POOL_STATEMENTTIMEOUT="0"
+    )
 
     assert result.stdout == "3 None None\n", result.stderr
 

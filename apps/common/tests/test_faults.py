@@ -2,18 +2,18 @@
 a PostgreSQL stopped and restarted, or frozen and thawed, in the middle of it.
 
 The database is a throwaway embedded cluster of this test's own (never the one the other
-tests use), stopped and started as an operator would. Bounded: at most BURST_MAX_REQUESTS
-requests, and every phase has a time limit.
+tests use), stopped and started as an operator would, and deleted after the test, however
+it ends. Bounded: at most BURST_MAX_REQUESTS requests, and every phase has a time limit.
 """
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +21,8 @@ import psycopg
 import pytest
 
 from apps.common.database.schema import SCHEMA_SQL
-from apps.common.tests.production_server import PROJECT_DIR
+from apps.common.tests.production_server import PROJECT_DIR, run_in_session
+from mirror.embedded_postgres import discard_embedded_database
 
 CLIENTS = 6
 # A bound on a runaway burst, well above what the test's seconds take: 503s answered at once
@@ -46,7 +47,7 @@ class Exchange:
 
 class ThrowawayCluster:
     def __init__(self):
-        self.data_dir = Path(tempfile.mkdtemp(prefix="mirror-faults-", dir="/tmp")) / "postgres"
+        self.data_dir = Path(tempfile.mkdtemp(prefix="mirror-faults-")) / "postgres"
         self.env = {**os.environ, "MIRROR_EMBEDDED_DATA_DIR": str(self.data_dir)}
         self.url = ""
 
@@ -57,6 +58,13 @@ class ThrowawayCluster:
 
     def stop(self) -> None:
         self._run(str(PROJECT_DIR / "scripts" / "stop-db"))
+
+    def discard(self) -> None:
+        """Stops the cluster at once, its processes thawed first, and deletes it."""
+        with suppress(OSError):  # not running
+            self.thaw()
+        discard_embedded_database(self.data_dir)
+        self.data_dir.parent.rmdir()
 
     def processes(self) -> list[int]:
         """The postmaster and every process it started (backends, background workers)."""
@@ -74,7 +82,7 @@ class ThrowawayCluster:
             os.kill(pid, signal.SIGCONT)
 
     def _run(self, *command: str) -> subprocess.CompletedProcess:
-        done = subprocess.run(command, cwd=PROJECT_DIR, env=self.env, capture_output=True, text=True, timeout=120)
+        done = run_in_session(list(command), self.env, timeout=120)
         assert done.returncode == 0, done.stderr
         return done
 
@@ -82,18 +90,19 @@ class ThrowawayCluster:
 @pytest.fixture
 def cluster():
     cluster = ThrowawayCluster()
-    cluster.start()
-    with psycopg.connect(cluster.url, autocommit=True) as connection:
-        connection.execute(SCHEMA_SQL.read_text())
-        connection.execute(
-            "insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start,"
-            " consensus_end, count, digest_algorithm, version, file_hash, index)"
-            " select 'block-' || n, 1, 2, md5(n::text), md5((n - 1)::text), n * 100 - 10, n * 100, 1, 0, 6, '', n"
-            " from generate_series(1, 5) as n"
-        )
-    yield cluster
-    cluster.stop()
-    shutil.rmtree(cluster.data_dir.parent, ignore_errors=True)
+    try:
+        cluster.start()
+        with psycopg.connect(cluster.url, autocommit=True) as connection:
+            connection.execute(SCHEMA_SQL.read_text())
+            connection.execute(
+                "insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start,"
+                " consensus_end, count, digest_algorithm, version, file_hash, index)"
+                " select 'block-' || n, 1, 2, md5(n::text), md5((n - 1)::text), n * 100 - 10, n * 100, 1, 0, 6, '', n"
+                " from generate_series(1, 5) as n"
+            )
+        yield cluster
+    finally:
+        cluster.discard()
 
 
 class Burst:
@@ -139,7 +148,9 @@ def is_unavailable(exchange: Exchange) -> bool:
 
 
 def test_database_stopped_and_restarted_under_a_burst(cluster, start_production_server):
-    server = start_production_server(cluster.url, MIRROR_WORKERS="2", MIRROR_DB_CONNECT_TIMEOUT="2")
+    server = start_production_server(
+        cluster.url, MIRROR_WORKERS="2", HIERO_MIRROR_REST_DB_POOL_CONNECTIONTIMEOUT="2000"
+    )
     assert server.get_when_served("/api/v1/blocks/1").status == 200
     workers = sorted(server.worker_pids())
 

@@ -130,7 +130,7 @@ def test_security_headers(production_server, path, status):
 
 
 def test_statement_timeout_is_503_and_the_worker_survives(start_production_server):
-    server = start_production_server(MIRROR_DB_STATEMENT_TIMEOUT="1")
+    server = start_production_server(HIERO_MIRROR_REST_DB_POOL_STATEMENTTIMEOUT="1000")
 
     with another_session() as blocker:
         blocker.execute("lock table record_file in access exclusive mode")
@@ -148,7 +148,9 @@ def test_database_that_stops_answering_is_503_and_the_worker_survives(
     start_production_server, freezable_database, connected_before
 ):
     server = start_production_server(
-        freezable_database.database_url, MIRROR_DB_CONNECT_TIMEOUT="2", MIRROR_DB_STATEMENT_TIMEOUT="1"
+        freezable_database.database_url,
+        HIERO_MIRROR_REST_DB_POOL_CONNECTIONTIMEOUT="2000",
+        HIERO_MIRROR_REST_DB_POOL_STATEMENTTIMEOUT="1000",
     )
     if connected_before:
         assert server.get("/api/v1/blocks").status == 200

@@ -3,8 +3,9 @@ its Ethereum hash (or the 32-byte prefix of its transaction hash), or by its tra
 
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from apps.contracts import sql
-from apps.transactions.selectors import TRANSACTION_CONSENSUS_RANGE_NS
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,9 @@ def contract_transaction_by_hash(*, transaction_hash: bytes) -> ContractTransact
 
 def contract_transaction_by_id(*, payer: int, valid_start: int, nonce: int) -> ContractTransactionKey | None:
     """The transaction of a transaction id (and nonce); a successful one wins, then the latest."""
+    consensus_range = settings.MIRROR["MAX_TRANSACTION_CONSENSUS_TIMESTAMP_RANGE"].nanoseconds
     found = sql.rows(
         sql.TRANSACTION_BY_ID,
-        [payer, valid_start, valid_start + TRANSACTION_CONSENSUS_RANGE_NS, valid_start, nonce],
+        [payer, valid_start, valid_start + consensus_range, valid_start, nonce],
     )
     return ContractTransactionKey(found[0]["consensus_timestamp"], payer, payer) if found else None

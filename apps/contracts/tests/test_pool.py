@@ -198,7 +198,7 @@ def _executor_dir(server) -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_reads_keep_their_latency_while_max_gas_calls_saturate_the_call_route(committed_ledger, start_call_server):
-    server = start_call_server(MIRROR_WORKERS="2", MIRROR_WEB3_TIMEOUT_SECONDS="3")
+    server = start_call_server(MIRROR_WORKERS="2", HIERO_MIRROR_WEB3_REQUESTTIMEOUT="3s")
     stop = threading.Event()
     calls: list[tuple[int, float]] = []
     reads: list[float] = []

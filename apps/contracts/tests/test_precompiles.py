@@ -105,7 +105,7 @@ class TestInProcess:
 @pytest.mark.django_db(transaction=True)
 def test_the_server_answers_precompiles_past_the_limit_within_a_second_of_it(committed_ledger, start_call_server):
     limit = 2
-    server = start_call_server(MIRROR_WEB3_TIMEOUT_SECONDS=str(limit))
+    server = start_call_server(HIERO_MIRROR_WEB3_REQUESTTIMEOUT=f"{limit}s")
     cases = {
         "BLAKE2F, 3,000,000 rounds": {"to": BLAKE2F, "data": blake2f_input(3_000_000)},
         "BLS12-381 pairing, 20 pairs": {"to": BLS_PAIRING, "data": bls_pairs(20)},

@@ -1,14 +1,17 @@
 """Settings of the Ledger Query Service.
 
-Everything a deployment changes comes from the environment:
+Everything a deployment changes comes from the environment. The upstream mirror node's
+properties that this service honours are read under the upstream's names
+(HIERO_MIRROR_REST_RESPONSE_LIMIT_MAX, HIERO_MIRROR_REST_DB_POOL_STATEMENTTIMEOUT, ...): the
+table of them, with our defaults, is apps/common/configuration.py. The others:
 - DATABASE_URL: any PostgreSQL, e.g. a mirror node database built by the
   upstream importer; without it an embedded PostgreSQL starts by itself.
 - MIRROR_SECRET_KEY (required with DATABASE_URL; the demo has a fixed one),
   MIRROR_DEBUG, MIRROR_ALLOWED_HOSTS (comma-separated; default any host, logged
   as a warning with DATABASE_URL).
-- MIRROR_DB_CONNECT_TIMEOUT (seconds, default 3) and MIRROR_DB_STATEMENT_TIMEOUT
-  (seconds, default 20, 0 = none): past either a request answers 503, as it
-  does when the database answers nothing for their sum.
+- The upstream's db.pool.connectionTimeout (default 3 s) and db.pool.statementTimeout
+  (default 20 s, 0 = none): past either a request answers 503, as it does when the
+  database answers nothing for their sum.
 - MIRROR_DB_PROBE_AFTER (seconds, default 0.05), MIRROR_DB_PROBE_TIMEOUT (0.25) and
   MIRROR_DB_PROBE_RETRY (0.2): under the server, a round trip unanswered for PROBE_AFTER
   has the process probe the database; a probe unanswered for PROBE_TIMEOUT makes it
@@ -33,10 +36,11 @@ Everything a deployment changes comes from the environment:
 - MIRROR_LIST_CACHE_TTL: `results_key=seconds,...` overriding the time-to-live
   of a route's list-route cache (0 = off); see apps/common/server/list_cache.py.
 - MIRROR_STATUS_PAGE_NAME, MIRROR_STATUS_PAGE_URL: the status page `migrate` creates
-  when there is none; MIRROR_STATUS_SNAPSHOT_MAX_AGE: seconds each process serves the
-  status page it last read before reading it again.
-- MIRROR_USERS: HTTP Basic users with their own page-size maximum, as JSON:
-  `[{"username": "u", "password": "p", "limit": 1000}]`.
+  when there is none; MIRROR_STATUS_SNAPSHOT_MAX_AGE: seconds each process reuses its
+  reading of the live checks (the status page itself is read again on an edit).
+- MIRROR_STATUS_CACHE_DIR: where django-cachalot keeps the status page's queries and edit
+  stamp, shared by every process of the host (default `.data/status-cache`); with
+  MIRROR_REDIS_URL they are kept in Redis instead (apps/status/caching.py).
 - MIRROR_ADMIN_LOGIN_FAILURES (5) and MIRROR_ADMIN_LOGIN_COOLOFF_MINUTES (15): the admin
   login refuses an address, and a username, after that many failed attempts, for that long.
 - MIRROR_READINESS_MAX_BLOCK_AGE: seconds; `/health/readiness` answers 503 once the newest
@@ -56,7 +60,6 @@ Everything a deployment changes comes from the environment:
   them and sets MIRROR_WEB3_EXECUTOR_DIR, their sockets' directory.
 """
 
-import json
 import logging
 import os
 from datetime import timedelta
@@ -65,10 +68,14 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from apps.common.configuration import read_settings
 from mirror.embedded_postgres import embedded_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATABASE_URL = os.environ.get("DATABASE_URL")
+# The upstream's properties this service honours (apps/common/configuration.py); not a
+# setting itself: its values are spread over those below.
+upstream = read_settings(os.environ)
 
 
 def env_flag(name: str) -> bool:
@@ -133,6 +140,7 @@ INSTALLED_APPS = [
     "apps.transactions",
     "apps.devtools",
     "axes",
+    "cachalot",
 ]
 
 # The Site* middleware are Django's, skipped on API requests (see apps.common.server.middleware.site_only).
@@ -172,6 +180,8 @@ AXES_FAILURE_LIMIT = int(os.environ.get("MIRROR_ADMIN_LOGIN_FAILURES", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("MIRROR_ADMIN_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
+# The lockout page says how long the lock lasts and how to clear it.
+AXES_LOCKOUT_CALLABLE = "apps.common.admin.lockout.lockout_response"
 
 # `check --deploy` looks for Django's CSRF and frame-options middleware by name; their
 # Site* subclasses above are installed and run on every non-API request.
@@ -214,8 +224,8 @@ DATABASES = {
 if (database_role := os.environ.get("MIRROR_DATABASE_ROLE")) and not DATABASE_URL:
     DATABASES["default"].update(USER=database_role, PASSWORD="")
 
-DATABASE_CONNECT_TIMEOUT = int(os.environ.get("MIRROR_DB_CONNECT_TIMEOUT", "3"))
-DATABASE_STATEMENT_TIMEOUT = float(os.environ.get("MIRROR_DB_STATEMENT_TIMEOUT", "20"))
+DATABASE_CONNECT_TIMEOUT = upstream["DATABASE_CONNECT_TIMEOUT"]
+DATABASE_STATEMENT_TIMEOUT = upstream["DATABASE_STATEMENT_TIMEOUT"]
 # A server that stops answering altogether cancels nothing: past its statement
 # timeout and the time a cancellation takes to arrive, a connection gives up
 # waiting for an answer (apps/common/database/connections.py).
@@ -295,6 +305,21 @@ CACHES = {
             ),
         }
     ),
+    # django-cachalot's, for the status page's tables only (apps/status/caching.py): shared by
+    # every process, so an edit in one invalidates the others' reads.
+    "status": (
+        {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": os.environ["MIRROR_REDIS_URL"],
+            "KEY_PREFIX": "status",
+        }
+        if os.environ.get("MIRROR_REDIS_URL")
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get("MIRROR_STATUS_CACHE_DIR", str(BASE_DIR / ".data" / "status-cache")),
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        }
+    ),
 }
 
 READINESS_MAX_BLOCK_AGE = float(os.environ.get("MIRROR_READINESS_MAX_BLOCK_AGE") or 0)
@@ -322,6 +347,22 @@ STATUS_PAGE_NAME = os.environ.get("MIRROR_STATUS_PAGE_NAME", "Mirror node")
 STATUS_PAGE_URL = os.environ.get("MIRROR_STATUS_PAGE_URL", "http://localhost:8000")
 STATUS_SNAPSHOT_MAX_AGE = float(os.environ.get("MIRROR_STATUS_SNAPSHOT_MAX_AGE", "5"))
 
+# django-cachalot caches the status routes' reads of the status page's tables, and nothing else:
+# the mirror's tables are written by the importer, which cachalot cannot see (apps/status/caching.py).
+CACHALOT_CACHE = "status"
+CACHALOT_DATABASES = ["default"]
+CACHALOT_ADDITIONAL_SUPPORTED_DATABASES = ["apps.common.database.postgresql"]
+CACHALOT_ONLY_CACHABLE_APPS = ["status"]
+CACHALOT_QUERY_KEYGEN = "apps.status.caching.query_cache_key"
+CACHALOT_TABLE_KEYGEN = "apps.status.caching.table_cache_key"
+# The status tables are written through the ORM only; not inspecting every raw statement for
+# writes keeps cachalot off the mirror routes' path.
+CACHALOT_INVALIDATE_RAW = False
+# A stamp gone reads as an edit. On Redis, shared by every host, a day's time-to-live only lets a
+# `volatile-lru` Redis evict them. Without it the cache is one host's, so the stamps expire as the
+# live checks' reading does: another host's edit shows within that age, as it would on Redis at once.
+CACHALOT_TIMEOUT = 24 * 3600 if os.environ.get("MIRROR_REDIS_URL") else max(1.0, STATUS_SNAPSHOT_MAX_AGE)
+
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["apps.common.api.renderers.MirrorJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
@@ -336,7 +377,22 @@ REST_FRAMEWORK = {
 # Our OpenAPI document (`/api/v1/docs/openapi.yml`) and its Swagger UI, served without a CDN.
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ledger Query Service",
-    "DESCRIPTION": "Read-only REST API over the Hiero mirror node's tables, and a Statuspage-style status API.",
+    "DESCRIPTION": (
+        "Read-only REST API over the Hiero mirror node's tables (`/api/v1`, answering as the upstream mirror "
+        "node's REST API does), and a Statuspage-style status API (`/api/v2`).\n\n"
+        "**Comparisons.** A parameter that compares takes an operator before its value, `name=op:value`: "
+        "`eq` (equal, the default when none is written), `ne` (not equal), `gt` (greater than), `gte` (greater "
+        "than or equal), `lt` (less than) or `lte` (less than or equal); each parameter says which it takes. "
+        "Repeating a parameter adds a condition: `timestamp=gte:1700000000&timestamp=lt:1700003600` is a range. "
+        "Entity ids are written `shard.realm.num` (`0.0.1001`), timestamps `seconds.nanos`.\n\n"
+        "**Pages.** A list answers one page of results and `links.next`, the link to the next page (also sent "
+        "as a `Link` header); each operation states its page sizes, its order and how often a parameter may be "
+        "repeated. A client with a page-size maximum of its own (HTTP Basic) may ask for larger pages where a "
+        "larger `limit` is read as the maximum.\n\n"
+        "**Errors.** A query the route cannot read answers 400 with `{\"_status\": {\"messages\": [...]}}`, "
+        "naming each bad parameter; the routes the upstream serves from its Java service ignore a parameter "
+        "they do not read, the others refuse it."
+    ),
     "VERSION": "1",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -350,23 +406,16 @@ SPECTACULAR_SETTINGS = {
     # Enums stay inline, where our schemas declare them.
     "POSTPROCESSING_HOOKS": [],
     "CAMELIZE_NAMES": True,
+    # The document's text is declared for users (`apps.common.api.openapi`); docstrings are for developers.
+    "DISABLE_DOCSTRING_DESCRIPTIONS": True,
     # `check --deploy` stays about settings; `test_openapi` generates the document.
     "ENABLE_DJANGO_DEPLOY_CHECK": False,
 }
 
-# The upstream's `hiero.mirror.rest` settings that change what the API answers.
+# The upstream's settings that change what the API answers: limits, users, shard and realm,
+# headers, ... (apps/common/configuration.py names each).
 MIRROR = {
-    "LIMIT_DEFAULT": 25,
-    "LIMIT_MAX": 100,
-    "MAX_REPEATED_QUERY_PARAMETERS": 100,
-    "TOKEN_BALANCE_LIMIT_MULTIPLE_ACCOUNTS": 50,
-    "TOKEN_BALANCE_LIMIT_SINGLE_ACCOUNT": 1000,
-    "MAX_TRANSACTIONS_TIMESTAMP_RANGE_NS": 60 * 24 * 3600 * 10**9,
-    "DELEGATION_ADDRESS": True,
-    # Basic-auth users with their own page-size maximum: [{"username", "password", "limit"}].
-    "USERS": json.loads(os.environ.get("MIRROR_USERS") or "[]"),
-    "SHARD": 0,
-    "REALM": 0,
+    **upstream["MIRROR"],
     # results_key -> seconds the list-route cache keeps that route's answers (0: off).
     "LIST_CACHE_TTL": {
         name: int(seconds)
@@ -374,29 +423,25 @@ MIRROR = {
             item.partition("=") for item in os.environ.get("MIRROR_LIST_CACHE_TTL", "").split(",") if item
         )
     },
-    # The chain id contract results without an Ethereum transaction report.
-    "CHAIN_ID": "0x128",
 }
 
 # POST /contracts/call and opcode traces (apps/contracts/evm): the upstream web3 service's limits.
 WEB3_EXECUTORS = int(os.environ.get("MIRROR_WEB3_EXECUTORS", max(1, (os.cpu_count() or 1) // 2)))
 # Gas a second one executor runs (py-evm, plain opcodes): what the gas limit is sized to.
 WEB3_EXECUTOR_GAS_PER_SECOND = 3_000_000
+# The upstream's web3 settings: the gas limit, the wall time one request may execute for
+# (estimates included; then 503), the token buckets (per process, as the upstream's per
+# instance; 0 = no limit) and the estimate's search (apps/common/configuration.py).
 WEB3 = {
-    "MAX_GAS_LIMIT": int(os.environ.get("MIRROR_WEB3_MAX_GAS_LIMIT", 15_000_000)),
-    # Wall time one request may execute for (estimates included), then 503.
-    "TIMEOUT_SECONDS": float(os.environ.get("MIRROR_WEB3_TIMEOUT_SECONDS", 10)),
-    # Token buckets per process, as the upstream's per instance (0 = no limit).
-    "REQUESTS_PER_SECOND": int(os.environ.get("MIRROR_WEB3_REQUESTS_PER_SECOND", 500)),
-    "GAS_PER_SECOND": int(
-        os.environ.get("MIRROR_WEB3_GAS_PER_SECOND", max(1, WEB3_EXECUTORS) * WEB3_EXECUTOR_GAS_PER_SECOND)
+    **upstream["WEB3"],
+    "GAS_PER_SECOND": (
+        upstream["WEB3"]["GAS_PER_SECOND"]
+        if upstream["WEB3"]["GAS_PER_SECOND"] is not None
+        else max(1, WEB3_EXECUTORS) * WEB3_EXECUTOR_GAS_PER_SECOND
     ),
-    "OPCODE_REQUESTS_PER_SECOND": int(os.environ.get("MIRROR_WEB3_OPCODE_REQUESTS_PER_SECOND", 1)),
     # The execution pool (apps/contracts/evm/pool.py); without its directory, jobs run in-process.
     "EXECUTORS": WEB3_EXECUTORS,
     "EXECUTOR_DIR": os.environ.get("MIRROR_WEB3_EXECUTOR_DIR", ""),
-    "ESTIMATE_MAX_ITERATIONS": 20,
-    "ESTIMATE_THRESHOLD_PERCENT": 10,
 }
 
 LOGGING = {

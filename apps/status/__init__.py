@@ -8,8 +8,10 @@ Authored in the Django admin; the eight GET routes need no login. Decisions:
   page's time zone (`2025-03-04T15:21:07.512Z`); "now" is the service clock.
 - One page; `migrate` creates it when there is none (`default_page`), named and linked by
   `STATUS_PAGE_NAME` and `STATUS_PAGE_URL`, with a component per live check.
-- Each process serves the page from a snapshot in memory (`snapshots`), read again when older
-  than `STATUS_SNAPSHOT_MAX_AGE` (5 s): a warm request reads no database, and while the
+- Each process serves the page from a snapshot in memory (`snapshots`), read again through
+  django-cachalot when an edit changes the status tables' stamps in the cache all processes
+  share (`caching`), so an edit shows at once; its live checks' reading is taken again when
+  older than `STATUS_SNAPSHOT_MAX_AGE` (5 s). A warm request reads no database, and while the
   database is unreachable the routes answer from the last snapshot with the live components
   in `major_outage` (before any read: the default page, its live components down).
 - A component's status is set by hand or by a live check of this service
@@ -19,6 +21,9 @@ Authored in the Django admin; the eight GET routes need no login. Decisions:
 - The rollup (`rollup`) keeps the indicator at `none` under maintenance. An incident's impact
   left empty is derived from the worst status any of its updates gave a component.
 - `shortlink` leads to the event on the page's own URL (`<page url>/incidents/<id>`), where
-  Statuspage's stspg.io links lead.
-- Seed a demo page with `manage.py seedstatus`.
+  Statuspage's stspg.io links lead; this service serves that page (`pages`), so the links of
+  the default page, whose URL is this service's, resolve.
+- Resolving an incident or completing a maintenance returns the components it affected to
+  operational (`services`).
+- Seed the demo's page (the Aurora demo network) with `manage.py seedstatus`.
 """

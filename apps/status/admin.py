@@ -1,14 +1,21 @@
 """Authoring the status page. Incidents and maintenances change status only by posting an
-update from their form, which goes through `services` and its state machines."""
+update from their form, which goes through `services` and its state machines.
+
+The update's components are checkboxes, those of the event ticked. A component following a
+live check is marked so: an update lists it, but a status its check sets (degraded or an
+outage) would not show, so it keeps the check's and the author is told; Under maintenance
+and Operational it takes.
+"""
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db import models
 
 from apps.status import services
 from apps.status.live_checks import effective_state, read_mirror
 from apps.status.models import (
+    LIVE_STATUSES_SET_BY_HAND,
     Component,
     ComponentStatus,
     Event,
@@ -22,6 +29,7 @@ from apps.status.models import (
 __all__ = ("ComponentAdmin", "IncidentAdmin", "MaintenanceAdmin", "PageAdmin")
 
 UPDATE_FIELDS = ("update_status", "update_body", "affected_components", "component_status")
+LIVE_CHECK_MARK = "(live check — set automatically)"
 
 
 @admin.register(Page)
@@ -73,26 +81,41 @@ class ComponentAdmin(admin.ModelAdmin):
         return ComponentStatus(status).label
 
 
+class ComponentChoiceField(forms.ModelMultipleChoiceField):
+    widget = forms.CheckboxSelectMultiple
+
+    def label_from_instance(self, component: Component) -> str:
+        name = component.name if component.group is None else f"{component.group.name} - {component.name}"
+        return f"{name} {LIVE_CHECK_MARK}" if component.is_live else name
+
+
 class EventForm(forms.ModelForm):
     """The event's own fields plus the update to post with this save."""
 
     update_status = forms.ChoiceField(label="status", required=False)
     update_body = forms.CharField(label="message", required=False, widget=forms.Textarea(attrs={"rows": 3}))
-    affected_components = forms.ModelMultipleChoiceField(
+    affected_components = ComponentChoiceField(
         queryset=Component.objects.filter(is_group=False)
         .select_related("group")
         .order_by("group__name", "position"),
         required=False,
+        help_text=f"Components marked {LIVE_CHECK_MARK} follow a check of this service, which sets"
+        " their status: the update lists them, and of the statuses below they take only Under"
+        " maintenance (pausing the check) and Operational.",
     )
     component_status = forms.ChoiceField(
         choices=[("", "Unchanged"), *ComponentStatus.choices],
         required=False,
-        help_text="What the affected components become.",
+        help_text="What the ticked components become. Resolving an incident or completing a"
+        " maintenance returns the components it affected to Operational, except those given a"
+        " status here.",
     )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         event: Event = self.instance
+        if event.current_status is not None:
+            self.fields["affected_components"].initial = services.affected_components(event)
         labels = dict(event._meta.get_field("status").choices)
         allowed = [
             label for value, label in labels.items() if value in event.transitions[event.current_status]
@@ -113,17 +136,22 @@ class EventForm(forms.ModelForm):
             self.instance.validate_next_status(status)
         except ValidationError as error:
             self.add_error("update_status", error)
-        if new_status := cleaned.get("component_status"):
-            for component in cleaned.get("affected_components", ()):
-                try:
-                    component.validate_status_change(new_status)
-                except ValidationError as error:
-                    self.add_error("affected_components", error)
         return cleaned
 
     def component_statuses(self) -> dict[Component, str | None]:
+        """None, for a component left unchanged, and for a live one its check would override."""
         new_status = self.cleaned_data["component_status"] or None
-        return {component: new_status for component in self.cleaned_data["affected_components"]}
+        left = self.left_to_their_checks()
+        return {
+            component: None if component in left else new_status
+            for component in self.cleaned_data["affected_components"]
+        }
+
+    def left_to_their_checks(self) -> list[Component]:
+        new_status = self.cleaned_data["component_status"]
+        if not new_status or new_status in LIVE_STATUSES_SET_BY_HAND:
+            return []
+        return [component for component in self.cleaned_data["affected_components"] if component.is_live]
 
 
 class UpdateInline(admin.TabularInline):
@@ -177,10 +205,24 @@ class EventAdmin(admin.ModelAdmin):
             obj.save()
             if form.cleaned_data["update_status"]:
                 self.post_update(obj, form)
+                self.tell_of_live_components(request, form)
             return
         opened = self.open(obj, form)
         obj.pk = opened.pk
         obj.refresh_from_db()
+        self.tell_of_live_components(request, form)
+
+    def tell_of_live_components(self, request, form: EventForm) -> None:
+        if left := form.left_to_their_checks():
+            names = ", ".join(component.name for component in left)
+            status = ComponentStatus(form.cleaned_data["component_status"]).label
+            self.message_user(
+                request,
+                f"Listed as affected but left to their live check, which sets their status, rather"
+                f" than set to {status}: {names}. By hand a live component takes only Under"
+                " maintenance or Operational.",
+                messages.WARNING,
+            )
 
 
 @admin.register(Incident)

@@ -6,8 +6,9 @@
   without a new block after which a freshness-bound component turns `degraded_performance`,
   then `major_outage`.
 - `STATUS_PAGE_NAME` and `STATUS_PAGE_URL`: the page `migrate` creates when there is none;
-  `STATUS_SNAPSHOT_MAX_AGE`: seconds a process serves the page it read before reading it
-  again. `mirror/settings.py` sets these three from the environment.
+  `STATUS_SNAPSHOT_MAX_AGE`: seconds a process reuses its reading of the live checks before
+  taking another (an edit of the page shows at once). `mirror/settings.py` sets these three
+  from the environment.
 """
 
 from datetime import timedelta

@@ -14,7 +14,6 @@ from django.apps import apps as global_apps
 from django.db import transaction
 
 from apps.status import conf
-from apps.status.live_checks import unreachable_reading
 from apps.status.models import ID_ALPHABET, ID_LENGTH, Component, LiveCheck, Page
 from apps.status.selectors import PageContent
 from apps.status.timestamps import current_time
@@ -59,7 +58,6 @@ def default_content(*, at: datetime) -> PageContent:
         recent_maintenances=[],
         open_maintenances=[],
         updated_at=at,
-        mirror=unreachable_reading(at),
     )
 
 

@@ -13,10 +13,11 @@ edit: the newest block while fresh, the moment a threshold was crossed, or the r
 itself for the database check and for a mirror without blocks.
 """
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connections, router, transaction
 from django.db.models import Max
 
 from apps.blocks.models import RecordFile
@@ -50,9 +51,10 @@ class LiveState:
 
 def read_mirror() -> MirrorReading:
     taken_at = datetime_from_nanos(now_ns())
+    # In a transaction, a savepoint, so a failed read leaves it usable; else one round trip.
+    using = router.db_for_read(RecordFile)
     try:
-        # A savepoint, so a failed read leaves an enclosing transaction usable.
-        with transaction.atomic():
+        with transaction.atomic(using=using) if connections[using].in_atomic_block else nullcontext():
             newest = RecordFile.objects.aggregate(newest=Max("consensus_end"))["newest"]
     except DatabaseError:
         return unreachable_reading(taken_at)

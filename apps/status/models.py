@@ -252,7 +252,9 @@ class Component(StatuspageModel):
             raise ValidationError(f"{self.name} is a group; its status is its components' worst.")
         if self.live_check and status not in LIVE_STATUSES_SET_BY_HAND:
             raise ValidationError(
-                f"{self.name} follows a live check; set it by hand to operational or under maintenance only."
+                f"{self.name} follows a live check ({self.get_live_check_display().lower()}), which sets"
+                " its status automatically: by hand it can only be put under maintenance, pausing the"
+                " check, or back to operational."
             )
 
 

@@ -1,10 +1,11 @@
 """Reads behind the JSON routes: the page's rows in a fixed number of queries, then what
 they show.
 
-`page_content` reads what authors wrote and the mirror's newest block in eight queries, one
-per table, however many events and updates the page holds. `page_snapshot` applies a mirror
-reading to content (live checks, group statuses, the page rollup) without the database, so a
-snapshot can be rebuilt from content read earlier, e.g. with the database gone.
+`page_content` reads what authors wrote in eight queries, one per table of the status page
+(which cachalot caches, apps/status/caching.py), however many events and updates the page
+holds. `page_snapshot` applies a mirror reading (`live_checks.read_mirror`) to content: live
+checks, group statuses, the page rollup, without the database, so a snapshot can be rebuilt
+from content read earlier, with a new reading or with the database gone.
 
 Components come in API order: `position` (1-based within a group), then top-level before
 grouped, then id. Incidents are newest first by `created_at`; their updates newest first by
@@ -19,7 +20,6 @@ from datetime import datetime
 from django.db import DEFAULT_DB_ALIAS
 from django.db.models import F, Model, Prefetch, Q, Subquery
 
-from apps.blocks.models import RecordFile
 from apps.status import rollup
 from apps.status.live_checks import MirrorReading, effective_state
 from apps.status.models import (
@@ -39,9 +39,8 @@ from apps.status.models import (
     MaintenanceUpdate,
     Page,
 )
-from apps.status.timestamps import current_time, datetime_from_nanos
 
-__all__ = ("RECENT_LIMIT", "PageContent", "PageSnapshot", "page_content", "page_snapshot")
+__all__ = ("RECENT_LIMIT", "PageContent", "PageSnapshot", "event_with_page", "page_content", "page_snapshot")
 
 RECENT_LIMIT = 50
 COMPONENT_ORDER = ("position", F("group_id").asc(nulls_first=True), "id")
@@ -66,7 +65,7 @@ GROUP_STATUS_SEVERITY = (
 
 @dataclass(frozen=True, slots=True)
 class PageContent:
-    """What authors wrote, as read at one moment, and the mirror reading taken with it."""
+    """What authors wrote, as read at one moment."""
 
     page: Page
     components: list[Component]
@@ -76,7 +75,10 @@ class PageContent:
     open_maintenances: list[Maintenance]
     # The latest edit of the page or any of its events.
     updated_at: datetime
-    mirror: MirrorReading
+
+    @property
+    def has_live_components(self) -> bool:
+        return any(component.is_live for component in self.components)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +109,11 @@ class PageSnapshot:
 
 
 def page_content(*, recent_limit: int = RECENT_LIMIT) -> PageContent | None:
-    taken_at = current_time()
     page = (
         _read(Page)
         .annotate(
             incidents_updated_at=_latest(Incident, "updated_at"),
             maintenances_updated_at=_latest(Maintenance, "updated_at"),
-            newest_block=_latest(RecordFile, "consensus_end"),
         )
         .order_by("id")
         .first()
@@ -147,15 +147,27 @@ def page_content(*, recent_limit: int = RECENT_LIMIT) -> PageContent | None:
         updated_at=max(
             filter(None, (page.updated_at, page.incidents_updated_at, page.maintenances_updated_at))
         ),
-        mirror=MirrorReading(
-            taken_at=taken_at,
-            database_reachable=True,
-            newest_block_at=None if page.newest_block is None else datetime_from_nanos(page.newest_block),
-        ),
     )
 
 
-def page_snapshot(*, content: PageContent, reading: MirrorReading) -> PageSnapshot:
+def event_with_page(event_id: str) -> tuple[Page, Event] | None:
+    """The incident or maintenance of that id, its updates newest first with their components,
+    and the page; None when there is no such event or no page."""
+    page = _read(Page).order_by("id").first()
+    if page is None:
+        return None
+    for model, update_model, affected_model in (
+        (Incident, IncidentUpdate, IncidentAffectedComponent),
+        (Maintenance, MaintenanceUpdate, MaintenanceAffectedComponent),
+    ):
+        updates = _updates(update_model, affected_model, with_components=True)
+        if event := _read(model).filter(id=event_id).prefetch_related(updates).first():
+            return page, event
+    return None
+
+
+def page_snapshot(*, content: PageContent, reading: MirrorReading | None) -> PageSnapshot:
+    """`reading` may be None when no component is live."""
     components = _shown_components(content.components, reading)
     status = rollup.page_status(
         component_statuses=(component.shown_status for component in components if not component.is_group),
@@ -170,7 +182,7 @@ def page_snapshot(*, content: PageContent, reading: MirrorReading) -> PageSnapsh
     )
 
 
-def _shown_components(components: list[Component], reading: MirrorReading) -> list[Component]:
+def _shown_components(components: list[Component], reading: MirrorReading | None) -> list[Component]:
     # Copies: snapshots of the same content are served side by side.
     shown = [copy.copy(component) for component in components]
     leaves = [component for component in shown if not component.is_group]
@@ -200,9 +212,13 @@ def _events(
     return list(_read(model).filter(still_open | Q(id__in=recent)).order_by(*order).prefetch_related(updates))
 
 
-def _updates(update_model: type[EventUpdate], affected_model: type[AffectedComponent]) -> Prefetch:
-    # Their components are the snapshot's, looked up by id.
+def _updates(
+    update_model: type[EventUpdate], affected_model: type[AffectedComponent], *, with_components: bool = False
+) -> Prefetch:
+    # A snapshot's routes look their components up by id.
     affected = _read(affected_model).order_by(*AFFECTED_COMPONENT_ORDER)
+    if with_components:
+        affected = affected.select_related("component__group")
     return Prefetch(
         "updates",
         queryset=_read(update_model).order_by("-display_at", "-created_at", "-id").prefetch_related(

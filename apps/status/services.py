@@ -3,6 +3,10 @@
 Each update row records its status, its time and the components it affected (old and new
 status). A refused transition or component status raises `ValidationError`, which the admin
 shows on its form. In `component_statuses`, None attaches a component without changing it.
+
+Resolving an incident or completing a maintenance returns the components it affected to
+operational, as Statuspage does, except those the closing update sets itself and those another
+open event (an unresolved incident, a maintenance in progress) also affects.
 """
 
 import functools
@@ -13,13 +17,18 @@ from django.db import router, transaction
 
 from apps.status.live_checks import effective_state, read_mirror
 from apps.status.models import (
+    ACTIVE_MAINTENANCE_STATUSES,
+    UNRESOLVED_INCIDENT_STATUSES,
     Component,
+    ComponentStatus,
     Event,
     EventUpdate,
     Incident,
+    IncidentAffectedComponent,
     IncidentStatus,
     IncidentUpdate,
     Maintenance,
+    MaintenanceAffectedComponent,
     MaintenanceImpact,
     MaintenanceStatus,
     MaintenanceUpdate,
@@ -28,6 +37,7 @@ from apps.status.models import (
 from apps.status.timestamps import current_time
 
 __all__ = (
+    "affected_components",
     "in_one_transaction",
     "incident_open",
     "incident_post_update",
@@ -44,6 +54,7 @@ STATUS_STAMPS = {
     MaintenanceStatus.VERIFYING: "monitoring_at",
     MaintenanceStatus.COMPLETED: "resolved_at",
 }
+CLOSING_STATUSES = (IncidentStatus.RESOLVED, MaintenanceStatus.COMPLETED)
 
 
 def in_one_transaction(function):
@@ -123,6 +134,8 @@ def _post_update(
     for component, new_status in component_statuses.items():
         if new_status is not None:
             component.validate_status_change(new_status)
+    if status in CLOSING_STATUSES:
+        component_statuses = _closing_statuses(event, component_statuses)
 
     now = current_time()
     event.status = status
@@ -147,3 +160,42 @@ def _post_update(
             component=component, old_status=old_status, new_status=new_status or old_status
         )
     return update
+
+
+def _closing_statuses(event: Event, component_statuses: ComponentStatuses) -> dict[Component, str | None]:
+    """The closing update's components: those given a status keep it; every other component
+    the event affected returns to operational unless another open event affects it too."""
+    statuses = dict(component_statuses)
+    returning = [
+        component
+        for component in dict.fromkeys([*component_statuses, *affected_components(event)])
+        if statuses.get(component) is None and component.status != ComponentStatus.OPERATIONAL
+    ]
+    held = _affected_by_other_open_events(event)
+    statuses.update(
+        (component, ComponentStatus.OPERATIONAL) for component in returning if component.pk not in held
+    )
+    return statuses
+
+
+def affected_components(event: Event) -> list[Component]:
+    """The components any update of `event` affected."""
+    if isinstance(event, Incident):
+        rows = IncidentAffectedComponent.objects.filter(update__incident=event)
+    else:
+        rows = MaintenanceAffectedComponent.objects.filter(update__maintenance=event)
+    return list(Component.objects.filter(pk__in=rows.values("component")).order_by("position", "name"))
+
+
+def _affected_by_other_open_events(event: Event) -> set[str]:
+    incidents = IncidentAffectedComponent.objects.filter(
+        update__incident__status__in=UNRESOLVED_INCIDENT_STATUSES
+    )
+    maintenances = MaintenanceAffectedComponent.objects.filter(
+        update__maintenance__status__in=ACTIVE_MAINTENANCE_STATUSES
+    )
+    if isinstance(event, Incident):
+        incidents = incidents.exclude(update__incident=event)
+    else:
+        maintenances = maintenances.exclude(update__maintenance=event)
+    return {*incidents.values_list("component", flat=True), *maintenances.values_list("component", flat=True)}

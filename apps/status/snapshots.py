@@ -1,18 +1,23 @@
-"""The page as this process last read it, so the status routes outlive the database.
+"""The page as this process last read it, so the status routes read no database between
+edits and outlive the database.
 
-Each process holds one snapshot in memory and serves it for `STATUS_SNAPSHOT_MAX_AGE`
-seconds (5) of the service clock; the first request after that reads the database again,
-while requests arriving during that read serve the snapshot held. A warm request thus
-costs no query, and a page is at most that old, well inside the routes' `max-age=10`.
+Each process holds one snapshot: the page's content, read through cachalot
+(apps/status/caching.py), with the edit stamp of the status tables it is valid for, and a
+reading of the mirror for the live checks. A request compares the stamp with the shared
+cache's, one cache read: an edit made in any process moves it, and the request reads the
+page again, so an edit shows at once; requests arriving meanwhile wait for that read. The
+reading is taken again once older than `STATUS_SNAPSHOT_MAX_AGE` seconds (5) of the service
+clock, a query on the mirror's tables only and only for a page with live components; requests
+arriving during that read serve the snapshot held. A warm request thus costs no query.
 
-When the read fails (the database refuses, times out or drops the connection) the last
+When the page's read fails (the database refuses, times out or drops the connection) the last
 content read is served again with the live components, those bound to the database
 reachability and mirror freshness checks, in `major_outage` from that moment, and the page
-status rolled up from them; the next read is tried after the same age. Before any read has
-succeeded, the default page built from settings stands in, both of its live components
-down: the routes exist to show an outage, so they answer one rather than a 503.
+status rolled up from them; the read is tried again after the same age. Before any read has
+succeeded, the default page built from settings stands in, both of its live components down:
+the routes exist to show an outage, so they answer one rather than a 503.
 
-A page absent when last read stays absent (404) until a read finds one.
+A page absent when last read stays absent (404) until an edit.
 """
 
 import logging
@@ -22,9 +27,9 @@ from datetime import datetime
 
 from django.db import DatabaseError
 
-from apps.status import conf, selectors
+from apps.status import caching, conf, selectors
 from apps.status.default_page import default_content
-from apps.status.live_checks import unreachable_reading
+from apps.status.live_checks import read_mirror, unreachable_reading
 from apps.status.selectors import PageContent, PageSnapshot
 from apps.status.timestamps import current_time
 
@@ -36,8 +41,13 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class Held:
     content: PageContent | None
+    # The edit stamp `content` is valid for; None when it stands in for a read that failed.
+    stamp: float | None
     snapshot: PageSnapshot | None
     read_at: datetime
+
+    def serves(self, stamp: float, now: datetime) -> bool:
+        return self.stamp in (stamp, None) and self.is_fresh(now)
 
     def is_fresh(self, now: datetime) -> bool:
         # A clock set back counts as stale, so a snapshot can never be held forever.
@@ -51,16 +61,18 @@ _reading = threading.Lock()
 def current_snapshot() -> PageSnapshot | None:
     """The snapshot to serve; None when the page was absent when last read."""
     global _held
-    held = _held
     now = current_time()
-    if held is not None and held.is_fresh(now):
+    stamp = caching.edit_stamp()
+    held = _held
+    if held is not None and held.serves(stamp, now):
         return held.snapshot
-    # One read at a time; with nothing held yet there is nothing else to serve, so wait.
-    if not _reading.acquire(blocking=held is None):
+    # An edit (or nothing held yet) is waited for; a reading of the mirror is not.
+    edited = held is None or held.stamp not in (stamp, None)
+    if not _reading.acquire(blocking=edited):
         return held.snapshot
     try:
-        if _held is held:
-            _held = _read(previous=held, now=now)
+        if _held is None or not _held.serves(stamp, now):
+            _held = _read(previous=_held, stamp=stamp, now=now)
         return _held.snapshot
     finally:
         _reading.release()
@@ -72,15 +84,21 @@ def forget() -> None:
     _held = None
 
 
-def _read(*, previous: Held | None, now: datetime) -> Held:
-    try:
-        content = selectors.page_content()
-    except DatabaseError as error:
-        reason = " ".join(str(error).split())  # psycopg's messages span lines
-        logger.warning("status page served from memory, the database is unreachable: %s", reason)
-        content = default_content(at=now) if previous is None else previous.content
-        reading = unreachable_reading(now)
+def _read(*, previous: Held | None, stamp: float, now: datetime) -> Held:
+    if previous is not None and previous.stamp == stamp:
+        content, valid_for = previous.content, stamp
     else:
-        reading = None if content is None else content.mirror
-    snapshot = None if content is None else selectors.page_snapshot(content=content, reading=reading)
-    return Held(content=content, snapshot=snapshot, read_at=now)
+        try:
+            content, valid_for = caching.read_unedited(selectors.page_content)
+        except DatabaseError as error:
+            reason = " ".join(str(error).split())  # psycopg's messages span lines
+            logger.warning("status page served from memory, the database is unreachable: %s", reason)
+            content = default_content(at=now) if previous is None else previous.content
+            reading = unreachable_reading(now)
+            snapshot = None if content is None else selectors.page_snapshot(content=content, reading=reading)
+            return Held(content=content, stamp=None, snapshot=snapshot, read_at=now)
+    if content is None:
+        return Held(content=None, stamp=valid_for, snapshot=None, read_at=now)
+    reading = read_mirror() if content.has_live_components else None
+    snapshot = selectors.page_snapshot(content=content, reading=reading)
+    return Held(content=content, stamp=valid_for, snapshot=snapshot, read_at=now)

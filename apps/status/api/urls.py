@@ -1,4 +1,5 @@
-"""The eight Statuspage v2 routes under `STATUS_API_PREFIX` (default "api/v2/").
+"""The eight Statuspage v2 routes under `STATUS_API_PREFIX` (default "api/v2/"), and the
+human page of an event at `incidents/<id>`, where its shortlink leads (apps/status/pages.py).
 
 The project includes this module at the root, so the prefix is applied here; paths it does
 not match fall through to the project's JSON 404.
@@ -6,7 +7,7 @@ not match fall through to the project's JSON 404.
 
 from django.urls import path
 
-from apps.status import conf
+from apps.status import conf, pages
 from apps.status.api import views
 
 __all__ = ("app_name", "urlpatterns")
@@ -36,4 +37,5 @@ urlpatterns = [
         views.ActiveMaintenanceListView.as_view(),
         name="maintenances-active",
     ),
+    path("incidents/<str:event_id>", pages.event_page, name="event-page"),
 ]

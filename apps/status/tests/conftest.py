@@ -1,3 +1,4 @@
+import tempfile
 from datetime import UTC, datetime
 
 import pytest
@@ -8,6 +9,25 @@ from apps.status.models import Component, Page
 from apps.status.timestamps import nanos_from_datetime
 
 NOW = datetime(2025, 3, 4, 15, 21, 7, 512000, tzinfo=UTC)
+
+
+@pytest.fixture(scope="session")
+def status_cache_dir():
+    with tempfile.TemporaryDirectory(prefix="mirror-status-cache-") as directory:
+        yield directory
+
+
+@pytest.fixture(autouse=True)
+def status_cache_of_this_run(settings, status_cache_dir):
+    """The status cache in a directory of this run's: any other test run clears the default
+    one before each of its tests, which these tests would see as edits."""
+    settings.CACHES = {
+        **settings.CACHES,
+        "status": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": status_cache_dir,
+        },
+    }
 
 
 @pytest.fixture

@@ -1,8 +1,14 @@
+import json
 from io import StringIO
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
+from django.db.models import F
 
+from apps.status.management.commands import seedstatus
 from apps.status.models import (
     Component,
     Incident,
@@ -15,6 +21,8 @@ from apps.status.models import (
 
 pytestmark = pytest.mark.django_db
 
+DEMO_LEDGER = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
+
 MODELS = (
     Page,
     Component,
@@ -24,6 +32,7 @@ MODELS = (
     Maintenance,
     MaintenanceUpdate,
 )
+DATED_MODELS = (Page, Component, Incident, IncidentUpdate, Maintenance, MaintenanceUpdate)
 
 
 def seed(*args) -> str:
@@ -32,7 +41,7 @@ def seed(*args) -> str:
     return out.getvalue()
 
 
-def test_seeds_a_page_for_the_three_networks(now, settings):
+def test_seeds_the_demo_network(now, settings):
     seed()
 
     page = Page.objects.get()
@@ -40,36 +49,54 @@ def test_seeds_a_page_for_the_three_networks(now, settings):
         "migrate's page, kept"
     )
     top_level = Component.objects.filter(group=None).order_by("position")
-    assert list(top_level.values_list("name", "position")) == [
-        ("Mirror node freshness", 1),
-        ("Database", 2),
-        ("Mainnet", 3),
-        ("Testnet", 4),
-        ("Previewnet", 5),
+    assert list(top_level.values_list("name", "position", "is_group")) == [
+        ("Mirror node freshness", 1, False),
+        ("Database", 2, False),
+        ("Aurora demo network", 3, True),
     ]
-    groups = Component.objects.filter(is_group=True).order_by("position")
-    assert [(group.name, sorted(group.children.values_list("name", flat=True))) for group in groups] == [
-        ("Mainnet", ["Hedera Mainnet (v0.64) | Network Uptime", "Mirror Node REST API Public Mainnet"]),
-        ("Testnet", ["Hedera Testnet (v0.65) | Network Uptime", "Mirror Node REST API Public Testnet"]),
-        (
-            "Previewnet",
-            ["Hedera Previewnet (v0.66) | Network Uptime", "Mirror Node REST API Public Previewnet"],
-        ),
+    assert list(
+        Component.objects.filter(group__name="Aurora demo network")
+        .order_by("position")
+        .values_list("name", flat=True)
+    ) == [
+        "Aurora (v0.68) | Network Uptime",
+        "Node 0.0.3 - Frankfurt",
+        "Node 0.0.4 - Singapore",
+        "Node 0.0.5 - Virginia",
     ]
     assert list(
         Component.objects.exclude(live_check="").order_by("name").values_list("name", "live_check")
     ) == [
         ("Database", "database"),
-        ("Mirror Node REST API Public Mainnet", "mirror_freshness"),
         ("Mirror node freshness", "mirror_freshness"),
     ]
     incident = Incident.objects.get()
-    assert (incident.status, incident.shown_impact, incident.updates.count()) == ("resolved", "minor", 4)
+    assert (incident.status, incident.shown_impact, incident.updates.count()) == ("resolved", "major", 4)
     assert sorted(Maintenance.objects.values_list("name", "status")) == [
-        ("Mainnet upgrade to v0.64", "completed"),
-        ("Testnet upgrade to v0.66", "scheduled"),
+        ("Aurora upgrade to v0.68", "completed"),
+        ("Aurora upgrade to v0.69", "scheduled"),
     ]
-    assert not Component.objects.exclude(status="operational").exists()
+    assert not Component.objects.exclude(status="operational").exists(), "resolving returned them"
+
+
+def test_the_demo_network_is_the_demo_ledger_s():
+    """The names come from `fixtures/demo.json`: its address book and its blocks' software."""
+    ledger = json.loads(DEMO_LEDGER.read_text())
+    nodes = [
+        (
+            f"Node 0.0.{entry['node_account_id']} - {entry['description'].rpartition(' - ')[2]}",
+            entry["description"].rpartition(" - ")[0],
+        )
+        for entry in sorted(ledger["address_book_entry"], key=lambda entry: entry["node_id"])
+    ]
+    versions = {
+        f"{block['software_version_major']}.{block['software_version_minor']}"
+        for block in ledger["record_file"]
+    }
+
+    assert nodes == list(seedstatus.NODES)
+    assert versions == {seedstatus.VERSION}
+    assert {entry["description"].split()[0] for entry in ledger["address_book_entry"]} == {"Aurora"}
 
 
 def test_the_seeded_page_serves(client, now):
@@ -78,11 +105,45 @@ def test_the_seeded_page_serves(client, now):
     body = client.get("/api/v2/summary.json").json()
 
     assert [maintenance["name"] for maintenance in body["scheduled_maintenances"]] == [
-        "Testnet upgrade to v0.66"
+        "Aurora upgrade to v0.69"
     ]
     assert body["incidents"] == []
     # No blocks in the test database: the live mirror component is down.
     assert body["status"] == {"indicator": "major", "description": "Partial System Outage"}
+
+
+def test_no_seeded_row_is_updated_before_it_was_created(client, now, make_block):
+    make_block(now)
+    seed()
+
+    for model in DATED_MODELS:
+        assert not model.objects.filter(updated_at__lt=F("created_at")).exists(), model.__name__
+    served = [
+        *client.get("/api/v2/components.json").json()["components"],
+        *client.get("/api/v2/incidents.json").json()["incidents"],
+        *client.get("/api/v2/scheduled-maintenances.json").json()["scheduled_maintenances"],
+    ]
+    for record in served:
+        for update in record.get("incident_updates", ()):
+            assert update["created_at"] <= update["updated_at"], update
+        assert record["created_at"] <= record["updated_at"], record
+
+
+def test_the_seeded_shortlinks_lead_to_served_pages(client, now):
+    seed()
+
+    events = [
+        *client.get("/api/v2/incidents.json").json()["incidents"],
+        *client.get("/api/v2/scheduled-maintenances.json").json()["scheduled_maintenances"],
+    ]
+
+    assert len(events) == 3
+    for event in events:
+        url = urlsplit(event["shortlink"])
+        assert f"{url.scheme}://{url.netloc}" == Page.objects.get().url
+        page = client.get(url.path)
+        assert page.status_code == 200, event["shortlink"]
+        assert event["name"] in page.content.decode()
 
 
 def test_seeding_again_changes_nothing(now):
@@ -93,20 +154,13 @@ def test_seeding_again_changes_nothing(now):
     assert [model.objects.count() for model in MODELS] == counts
 
 
-def test_without_a_page_it_seeds_the_demo_page(now, no_page):
+def test_without_a_page_it_seeds_one_named_by_the_settings(now, no_page, settings):
     seed()
 
-    assert Page.objects.values_list("name", "url").get() == ("Hedera", "https://status.hedera.com")
-    assert list(Component.objects.filter(group=None).order_by("position").values_list("name", flat=True)) == [
-        "Mainnet",
-        "Testnet",
-        "Previewnet",
-    ]
-
-
-def test_the_served_network_is_an_option(now):
-    seed("--network", "testnet")
-
-    assert Component.objects.get(live_check="mirror_freshness", group__isnull=False).name == (
-        "Mirror Node REST API Public Testnet"
+    assert Page.objects.values_list("name", "url").get() == (
+        settings.STATUS_PAGE_NAME,
+        settings.STATUS_PAGE_URL,
     )
+    assert list(Component.objects.filter(group=None).values_list("name", flat=True)) == [
+        "Aurora demo network"
+    ]

@@ -10,6 +10,7 @@ from apps.common.clock import frozen_at
 from apps.common.database.roles import ADMIN_DATABASE
 from apps.status import services
 from apps.status.models import (
+    Component,
     ComponentStatus,
     Incident,
     IncidentUpdate,
@@ -279,6 +280,87 @@ def test_a_maintenance_must_end_after_it_starts(now):
 
     assert "scheduled_until" in refusal.value.message_dict
     assert not Maintenance.objects.exists()
+
+
+def statuses(*components) -> list[str]:
+    return [Component.objects.get(id=component.id).status for component in components]
+
+
+def test_resolving_returns_the_incident_s_components_to_operational(now, make_component):
+    uptime = make_component("Aurora | Network Uptime")
+    node = make_component("Node 0.0.4 - Singapore", position=2)
+    incident = open_incident(component_statuses={uptime: ComponentStatus.DEGRADED_PERFORMANCE})
+    services.incident_post_update(
+        incident=incident,
+        status="identified",
+        body="Found.",
+        component_statuses={node: ComponentStatus.PARTIAL_OUTAGE},
+    )
+
+    with minutes_later(now, 30):
+        resolution = services.incident_post_update(incident=incident, status="resolved", body="Fixed.")
+
+    assert statuses(uptime, node) == ["operational", "operational"]
+    assert sorted(
+        resolution.affected_components.values_list("component__name", "old_status", "new_status")
+    ) == [
+        ("Aurora | Network Uptime", "degraded_performance", "operational"),
+        ("Node 0.0.4 - Singapore", "partial_outage", "operational"),
+    ]
+
+
+def test_resolving_keeps_a_status_set_by_the_closing_update(now, make_component):
+    uptime = make_component("Aurora | Network Uptime")
+    node = make_component("Node 0.0.4 - Singapore", position=2)
+    incident = open_incident(
+        component_statuses={uptime: ComponentStatus.MAJOR_OUTAGE, node: ComponentStatus.MAJOR_OUTAGE}
+    )
+
+    services.incident_post_update(
+        incident=incident,
+        status="resolved",
+        body="Fixed, the node stays slow.",
+        component_statuses={node: ComponentStatus.DEGRADED_PERFORMANCE},
+    )
+
+    assert statuses(uptime, node) == ["operational", "degraded_performance"]
+
+
+def test_resolving_leaves_a_component_another_open_incident_affects(now, make_component):
+    uptime = make_component("Aurora | Network Uptime")
+    node = make_component("Node 0.0.4 - Singapore", position=2)
+    first = open_incident(
+        component_statuses={
+            uptime: ComponentStatus.DEGRADED_PERFORMANCE,
+            node: ComponentStatus.PARTIAL_OUTAGE,
+        }
+    )
+    services.incident_open(
+        name="Node down", status="investigating", body="Looking.", component_statuses={node: None}
+    )
+
+    services.incident_post_update(incident=first, status="resolved", body="Fixed.")
+
+    assert statuses(uptime, node) == ["operational", "partial_outage"]
+
+
+def test_completing_a_maintenance_ends_the_maintenance_status(now, make_component):
+    uptime = make_component("Aurora | Network Uptime")
+    rest_api = make_component("Mirror node REST API", position=2, live_check=LiveCheck.MIRROR_FRESHNESS)
+    maintenance = maintenance_in(now, "scheduled")
+    services.maintenance_post_update(
+        maintenance=maintenance,
+        status="in_progress",
+        body="Upgrading.",
+        component_statuses={
+            uptime: ComponentStatus.UNDER_MAINTENANCE,
+            rest_api: ComponentStatus.UNDER_MAINTENANCE,
+        },
+    )
+
+    services.maintenance_post_update(maintenance=maintenance, status="completed", body="Done.")
+
+    assert statuses(uptime, rest_api) == ["operational", "operational"]
 
 
 def test_an_incident_without_an_impact_takes_its_worst_component_status(now, make_component):

@@ -1,11 +1,12 @@
-"""`manage.py seedstatus`: a demo status page for the Hedera networks; running it again changes nothing.
+"""`manage.py seedstatus`: the demo's status page, for the Aurora demo network of
+`fixtures/demo.json`; running it again changes nothing.
 
 It creates what is missing, found by name, and leaves what exists alone: the page, unless
-one exists (as `migrate` creates one, the demo joins its live components); a group per
-network, after the page's top-level components, with its consensus nodes and mirror node
-REST API components, the mirror of the network this service serves (`--network`) following
-the freshness live check; a resolved incident, a completed maintenance and an upcoming one,
-their updates dated in the past days.
+one exists (as `migrate` creates one, the demo joins its live components); a group for the
+network, after the page's top-level components, with its consensus service and its three
+nodes as the demo's address book names them; a resolved incident, a completed maintenance
+and an upcoming one, their updates dated in the past days. The rows are dated as their
+history: the components exist before the events that changed them.
 """
 
 from datetime import datetime, timedelta
@@ -14,83 +15,77 @@ from django.core.management.base import BaseCommand
 from django.db.models import Max
 
 from apps.common.clock import frozen_at
-from apps.status import services
-from apps.status.models import Component, Incident, LiveCheck, Maintenance, Page
+from apps.status import conf, services
+from apps.status.models import Component, ComponentStatus, Incident, Maintenance, Page
 from apps.status.timestamps import current_time, nanos_from_datetime
 
 __all__ = ("Command",)
 
-# Network -> the consensus node software version it runs.
-NETWORKS = {"Mainnet": "0.64", "Testnet": "0.65", "Previewnet": "0.66"}
+NETWORK = "Aurora demo network"
+# The consensus node software the demo's blocks were written by, and the next one.
+VERSION, NEXT_VERSION = "0.68", "0.69"
+CONSENSUS = f"Aurora (v{VERSION}) | Network Uptime"
+# (name, description), as the demo's address book describes its nodes.
+NODES = (
+    ("Node 0.0.3 - Frankfurt", "Aurora demo node 0"),
+    ("Node 0.0.4 - Singapore", "Aurora demo node 1"),
+    ("Node 0.0.5 - Virginia", "Aurora demo node 2"),
+)
+SLOW_NODE = "Node 0.0.4 - Singapore"
 
-INCIDENT = "Testnet transactions slow to reach consensus"
-# (minutes after opening, status, message, what the testnet consensus component becomes, if anything)
+INCIDENT = "Transactions slow to reach consensus"
+# (minutes after opening, status, message, what the consensus and Singapore components become)
 INCIDENT_UPDATES = (
     (
         0,
         "investigating",
         "We are investigating transactions taking minutes to reach consensus.",
-        "degraded_performance",
+        (ComponentStatus.DEGRADED_PERFORMANCE, ComponentStatus.PARTIAL_OUTAGE),
     ),
-    (18, "identified", "A misconfigured node is slowing down gossip; we are replacing it.", None),
-    (41, "monitoring", "The node has been replaced and consensus times are back to normal.", None),
-    (
-        95,
-        "resolved",
-        "Consensus times have stayed normal for an hour. This incident is resolved.",
-        "operational",
-    ),
+    (18, "identified", "Node 0.0.4 in Singapore is slowing down gossip; we are replacing its host.", None),
+    (41, "monitoring", "The node runs on a new host and consensus times are back to normal.", None),
+    # Resolving returns both to operational.
+    (95, "resolved", "Consensus times have stayed normal for an hour. This incident is resolved.", None),
 )
-COMPLETED_MAINTENANCE = "Mainnet upgrade to v0.64"
-# (minutes after the window opens, status, message, what the mainnet consensus component becomes)
+COMPLETED_MAINTENANCE = f"Aurora upgrade to v{VERSION}"
+UPCOMING_MAINTENANCE = f"Aurora upgrade to v{NEXT_VERSION}"
+# (minutes after the window opens, status, message, what the consensus component becomes)
 COMPLETED_MAINTENANCE_UPDATES = (
-    (0, "in_progress", "The upgrade is under way.", "under_maintenance"),
-    (34, "completed", "The upgrade is complete and the network is processing transactions.", "operational"),
+    (0, "in_progress", "The upgrade is under way.", ComponentStatus.UNDER_MAINTENANCE),
+    (34, "completed", "The upgrade is complete and the network is processing transactions.", None),
 )
-UPCOMING_MAINTENANCE = "Testnet upgrade to v0.66"
 MAINTENANCE_WINDOW = timedelta(minutes=40)
+# Before the oldest event: the completed maintenance was announced 17 days ago.
+HISTORY_STARTS = timedelta(days=30)
 
 
 class Command(BaseCommand):
-    help = "Seed a demo status page (mainnet, testnet, previewnet); idempotent."
-
-    def add_arguments(self, parser):
-        parser.add_argument(
-            "--network",
-            choices=[name.lower() for name in NETWORKS],
-            default="mainnet",
-            help="the network this mirror serves: its REST API component follows the freshness check",
-        )
+    help = "Seed the demo's status page (the Aurora demo network); idempotent."
 
     @services.in_one_transaction
-    def handle(self, *args, network, **options):
+    def handle(self, *args, **options):
         self.created: list[str] = []
         today = current_time().replace(hour=17, minute=0, second=0, microsecond=0)
-        if not Page.objects.exists():
-            Page.objects.create(name="Hedera", url="https://status.hedera.com")
-            self.created.append("page")
-        consensus = {}
-        last_position = Component.objects.filter(group=None).aggregate(last=Max("position"))["last"] or 0
-        for position, (name, version) in enumerate(NETWORKS.items(), start=last_position + 1):
-            group = self.component(name=name, position=position, is_group=True, showcase=False)
-            consensus[name] = self.component(
-                name=f"Hedera {name} (v{version}) | Network Uptime",
-                group=group,
-                position=1,
-                description="Consensus network availability",
+        with _clock_at(today - HISTORY_STARTS):
+            if not Page.objects.exists():
+                Page.objects.create(name=conf.page_name(), url=conf.page_url())
+                self.created.append("page")
+            last_position = Component.objects.filter(group=None).aggregate(last=Max("position"))["last"] or 0
+            group = self.component(name=NETWORK, position=last_position + 1, is_group=True, showcase=False)
+            consensus = self.component(
+                name=CONSENSUS, group=group, position=1, description="Consensus network availability"
             )
-            self.component(
-                name=f"Mirror Node REST API Public {name}",
-                group=group,
-                position=2,
-                live_check=LiveCheck.MIRROR_FRESHNESS if name.lower() == network else "",
-            )
-        if not Incident.objects.filter(name=INCIDENT).exists():
-            self.incident(consensus["Testnet"], opened_at=today - timedelta(days=3, hours=3))
+            nodes = {
+                name: self.component(name=name, group=group, position=position, description=description)
+                for position, (name, description) in enumerate(NODES, start=2)
+            }
+        # In the order they happened, so each update finds the statuses the earlier ones left.
         if not Maintenance.objects.filter(name=COMPLETED_MAINTENANCE).exists():
-            self.completed_maintenance(consensus["Mainnet"], window_opens=today - timedelta(days=10))
+            self.completed_maintenance(consensus, window_opens=today - timedelta(days=10))
+        if not Incident.objects.filter(name=INCIDENT).exists():
+            self.incident(consensus, nodes[SLOW_NODE], opened_at=today - timedelta(days=3, hours=3))
         if not Maintenance.objects.filter(name=UPCOMING_MAINTENANCE).exists():
-            self.schedule(UPCOMING_MAINTENANCE, consensus["Testnet"], window_opens=today + timedelta(days=5))
+            self.schedule(UPCOMING_MAINTENANCE, consensus, window_opens=today + timedelta(days=5))
         self.stdout.write(f"created: {', '.join(self.created)}" if self.created else "already seeded")
 
     def component(self, *, name: str, **fields) -> Component:
@@ -99,20 +94,18 @@ class Command(BaseCommand):
             self.created.append(name)
         return component
 
-    def incident(self, component: Component, *, opened_at: datetime) -> None:
-        (_, status, body, new_status), *later = INCIDENT_UPDATES
+    def incident(self, consensus: Component, slow_node: Component, *, opened_at: datetime) -> None:
+        (_, status, body, (consensus_status, node_status)), *later = INCIDENT_UPDATES
         with _clock_at(opened_at):
             incident = services.incident_open(
-                name=INCIDENT, status=status, body=body, component_statuses={component: new_status}
+                name=INCIDENT,
+                status=status,
+                body=body,
+                component_statuses={consensus: consensus_status, slow_node: node_status},
             )
-        for minutes, status, body, new_status in later:
+        for minutes, status, body, _ in later:
             with _clock_at(opened_at + timedelta(minutes=minutes)):
-                services.incident_post_update(
-                    incident=incident,
-                    status=status,
-                    body=body,
-                    component_statuses={component: new_status} if new_status else {},
-                )
+                services.incident_post_update(incident=incident, status=status, body=body)
         self.created.append(INCIDENT)
 
     def completed_maintenance(self, component: Component, *, window_opens: datetime) -> None:
@@ -124,7 +117,7 @@ class Command(BaseCommand):
                     maintenance=maintenance,
                     status=status,
                     body=body,
-                    component_statuses={component: new_status},
+                    component_statuses={component: new_status} if new_status else {},
                 )
 
     def schedule(self, name: str, component: Component, *, window_opens: datetime) -> Maintenance:

@@ -289,11 +289,18 @@ STATIC_URL = "static/"
 # `collectstatic` step, no STATIC_ROOT.
 WHITENOISE_USE_FINDERS = True
 
+# A Redis that stops answering costs a request at most these (seconds): the caches on it then
+# serve uncached (apps/common/server/list_cache.py, apps/status/caching.py).
+REDIS_TIMEOUTS = {"SOCKET_CONNECT_TIMEOUT": 0.1, "SOCKET_TIMEOUT": 0.25}
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # The list-route cache (apps/common/server/list_cache.py).
     "lists": (
-        {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": os.environ["MIRROR_REDIS_URL"]}
+        {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": os.environ["MIRROR_REDIS_URL"],
+            "OPTIONS": REDIS_TIMEOUTS,
+        }
         if os.environ.get("MIRROR_REDIS_URL")
         else {
             "BACKEND": "apps.common.server.bounded_cache.ByteBoundedCache",
@@ -312,6 +319,7 @@ CACHES = {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": os.environ["MIRROR_REDIS_URL"],
             "KEY_PREFIX": "status",
+            "OPTIONS": REDIS_TIMEOUTS,
         }
         if os.environ.get("MIRROR_REDIS_URL")
         else {

@@ -20,6 +20,11 @@ its tables is stamped later; a write committed while a query ran, its stamp set 
 query returned, would leave the pre-edit result cached under a newer stamp. `read_unedited`
 reads the stamp before and after its reads and, when it moved, stamps the tables again.
 Hosts sharing a Redis must keep their clocks in step (NTP), as cachalot compares their stamps.
+
+A Redis that refuses, drops or times out (its client's timeouts are bounded in settings) leaves
+the page read from the database, uncached, with no stamp (None): the snapshot held is then
+read again once its age has passed (apps/status/snapshots.py), as for a failed read. After a
+failure Redis is left alone for a second (apps/common/shared_cache.py).
 """
 
 import functools
@@ -34,10 +39,15 @@ from cachalot.utils import UncachableQuery, get_query_cache_key
 from django.apps import apps
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
+from redis.exceptions import RedisError
+
+from apps.common.shared_cache import OutageBackoff
 
 __all__ = ("edit_stamp", "query_cache_key", "read_unedited", "table_cache_key")
 
 T = TypeVar("T")
+
+_outage = OutageBackoff("the status page's cache")
 
 _reading_status_page: ContextVar[bool] = ContextVar("reading_status_page", default=False)
 
@@ -55,31 +65,54 @@ def query_cache_key(compiler) -> str:
     return _digest(_database(), "query", get_query_cache_key(compiler))
 
 
-def edit_stamp() -> float:
+def edit_stamp() -> float | None:
     """The status tables' last invalidation, one cache read (inside a transaction, its own
-    pending invalidations first). A stamp missing, never set or evicted, is set first: cachalot
-    would set it at its next read, moving it with no edit."""
+    pending invalidations first); None when the cache cannot be read. A stamp missing, never
+    set or evicted, is set first: cachalot would set it at its next read, moving it with no edit."""
+    if not _outage.allows_calls():
+        return None
     key = _stamp_key(_database())
     cache = cachalot_caches.get_cache(db_alias=DEFAULT_DB_ALIAS)
-    if (stamp := cache.get_many([key]).get(key)) is None:
-        _invalidate()
-        stamp = cache.get_many([key])[key]
+    try:
+        if (stamp := cache.get_many([key]).get(key)) is None:
+            _invalidate()
+            stamp = cache.get_many([key])[key]
+    except RedisError as error:
+        _outage.failed(error)
+        return None
+    _outage.answered()
     return stamp
 
 
-def read_unedited(read: Callable[[], T]) -> tuple[T, float]:
+def read_unedited(read: Callable[[], T]) -> tuple[T, float | None]:
     """`read`'s result through cachalot, and the stamp taken before it: the result is at least
-    as new as that stamp, so a stamp that differs from it calls for another read."""
-    before = edit_stamp()
+    as new as that stamp, so a stamp that differs from it calls for another read. Without the
+    cache, `read`'s result read uncached and None."""
+    if (before := edit_stamp()) is None:
+        return read(), None
+    try:
+        result = _read_cached(read)
+    except RedisError as error:
+        _outage.failed(error)
+        return read(), None
+    if (after := edit_stamp()) is None:
+        return result, None
+    if after != before:
+        # An edit landed during the read: what the read cached may predate it.
+        try:
+            _invalidate()
+        except RedisError as error:
+            _outage.failed(error)
+            return result, None
+    return result, before
+
+
+def _read_cached(read: Callable[[], T]) -> T:
     token = _reading_status_page.set(True)
     try:
-        result = read()
+        return read()
     finally:
         _reading_status_page.reset(token)
-    if edit_stamp() != before:
-        # An edit landed during the read: what the read cached may predate it.
-        _invalidate()
-    return result, before
 
 
 def _invalidate() -> None:

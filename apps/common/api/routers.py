@@ -15,6 +15,7 @@ flattened: a path that reaches one answers None, and the caller resolves it Djan
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -59,6 +60,15 @@ class RouteIndex:
         # Of those, by a path's last segment: the routes that may match a path ending in it
         # (those whose pattern ends in that literal segment, or in none).
         self._by_last_segment = {key: _by_last_segment(candidates) for key, candidates in self._candidates.items()}
+        self._routes = routes
+
+    def last_segments(self, wanted: Callable[[Callable], bool]) -> frozenset[str] | None:
+        """The last segments of the paths routed to a view `wanted` accepts (a path ending in
+        any other reaches none of them); None when one of their patterns fixes no last segment."""
+        if None in self._routes:
+            return None
+        lasts = {_last_literal_segment(route) for route in self._routes if wanted(route.callback)}
+        return None if None in lasts else frozenset(lasts)
 
     def resolve(self, path: str) -> ResolverMatch | None:
         """The match Django would find for `path`; None when it finds none, or when only
@@ -159,7 +169,7 @@ _LITERAL_SEGMENT = re.compile(r"([A-Za-z0-9_-]*)(/(?!\?)|/\?\$|\$|\\Z)")
 
 
 # `…/nfts/?$`, `…/nfts$`, `…/nfts\Z`: a pattern every path it matches ends in as its last segment.
-_LAST_LITERAL_SEGMENT = re.compile(r"/([A-Za-z0-9_-]+)(?:/\?\$|\$|\\Z)$")
+_LAST_LITERAL_SEGMENT = re.compile(r"(?:^\^|/)([A-Za-z0-9_-]+)(?:/\?\$|\$|\\Z)$")
 
 
 def _last_literal_segment(route: _Route | None) -> str | None:

@@ -37,39 +37,51 @@ that is not ASCII (bytes the server handed undecoded, which Django's `request.GE
 decodes as UTF-8 and `parse_qsl` does not) or that has too many fields to be read
 (a 400) is keyed as written.
 
-Only paths that a list answer was kept for in this process are looked up, so single-id
-lookups never wait on the cache (with Redis, a round trip). The answers live in the
-`lists` cache of `settings.CACHES`: by default local memory per process, bounded by
-the bytes it keeps (`MIRROR_LIST_CACHE_MAX_BYTES`, apps/common/server/bounded_cache.py);
-with `MIRROR_REDIS_URL`, Redis shared by all processes, bounded by its own
-`maxmemory`.
+Only the paths of the list routes that keep answers are looked up, so single-id lookups
+never wait on the cache (with Redis, a round trip): a path is resolved once through the
+URLconf to the viewset and action it routes to (`route_index`), and the route's
+time-to-live is read from settings at each request. A process thus serves answers other
+processes kept. The answers live in the `lists` cache of `settings.CACHES`: by default
+local memory per process, bounded by the bytes it keeps (`MIRROR_LIST_CACHE_MAX_BYTES`,
+apps/common/server/bounded_cache.py); with `MIRROR_REDIS_URL`, Redis shared by all
+processes, bounded by its own `maxmemory`.
+
+A Redis that refuses, drops or times out (its client's timeouts are bounded in settings)
+is left alone for a second (apps/common/shared_cache.py): requests meanwhile are answered
+uncached, and the first one after tries Redis again, so answers are kept again once it is
+back. A request looks the cache up once: the thread lanes (apps/common/server/lanes.py)
+look first and the handler behind them would look again, so a miss is marked in the
+request's environ.
 """
 
 import hashlib
 import re
 from functools import lru_cache
-from threading import Lock
 from time import perf_counter
 from urllib.parse import parse_qsl, quote
 
+from django.conf import settings
 from django.core.cache import caches
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpResponse
+from django.urls import get_resolver
+from redis.exceptions import RedisError
 
 from apps.common import observability
+from apps.common.api.routers import route_index
 from apps.common.query.params import PARAMETER_LIMIT
 from apps.common.server.middleware import oversize_error
+from apps.common.shared_cache import OutageBackoff
 
 CACHE_ALIAS = "lists"
-_MAX_AGE = re.compile(r"max-age=(\d+)")
-# Paths a list answer was kept for, in this process. A route opted in by settings may
-# have an id in its path, so the set is bounded by the bytes its paths take: past
-# the bound it starts again empty, and the paths of answers kept after fill it anew.
-_cached_paths: set[str] = set()
-_cached_paths_bytes = 0
-_cached_paths_lock = Lock()
-MAX_CACHED_PATHS_BYTES = 2**20
-# A path's string object and its slot in the set.
-_PATH_OVERHEAD_BYTES = 100
+_outage = OutageBackoff("the list-route cache")
+# Set in a request's environ once its lookup missed.
+LOOKED_UP = "mirror.list_cache.looked_up"
+# The viewsets of the latest short paths requested, resolved once each (a bounded number of
+# bounded strings: the paths of routes with an id in them are many).
+REMEMBERED_PATHS = 4096
+MAX_REMEMBERED_PATH_LENGTH = 512
 # Characters that decode to themselves and that `_canonical_query` writes as they
 # are: a query made only of them, in `name=value` fields, is already canonical.
 _NAME_SAFE = "!$'()*,;:@/[]"
@@ -85,15 +97,23 @@ MAX_REMEMBERED_QUERY_LENGTH = 512
 
 def cached_answer(environ: dict) -> tuple[str, list, bytes] | None:
     """The kept answer to the request `environ` describes: (status line, headers, body)."""
-    if environ.get("PATH_INFO") not in _cached_paths or environ["REQUEST_METHOD"] != "GET":
+    if environ["REQUEST_METHOD"] != "GET" or LOOKED_UP in environ or not _keeps_answers(environ.get("PATH_INFO", "")):
         return None
     if "HTTP_IF_NONE_MATCH" in environ:  # a conditional request: its route decides (`api.conditional`)
         return None
-    if oversize_error(environ) is not None:
+    # `_outage.failing`: while the cache answers, its checks cost no call.
+    if oversize_error(environ) is not None or (_outage.failing and not _outage.allows_calls()):
         return None
     started = perf_counter()
-    kept = caches[CACHE_ALIAS].get(_key(environ))
+    try:
+        kept = caches[CACHE_ALIAS].get(_key(environ))
+    except RedisError as error:
+        _outage.failed(error)
+        return None
+    if _outage.failing:
+        _outage.answered()
     if kept is None:
+        environ[LOOKED_UP] = True
         return None
     status, headers, body, route = kept
     observability.observe("GET", route, int(status[:3]), perf_counter() - started, len(body))
@@ -105,27 +125,61 @@ def keep(environ: dict, response: HttpResponse) -> None:
     keep_for = getattr(response, "keep_for", None)
     if keep_for is None or keep_for.seconds <= 0 or response.status_code != 200 or environ["REQUEST_METHOD"] != "GET":
         return
+    if _outage.failing and not _outage.allows_calls():
+        return
     status = f"{response.status_code} {response.reason_phrase}"
     kept = (status, list(response.items()), response.content, keep_for.route)
-    caches[CACHE_ALIAS].set(_key(environ), kept, keep_for.seconds)
-    if environ["PATH_INFO"] not in _cached_paths:
-        _remember_path(environ["PATH_INFO"])
+    try:
+        caches[CACHE_ALIAS].set(_key(environ), kept, keep_for.seconds)
+    except RedisError as error:
+        _outage.failed(error)
+        return
+    if _outage.failing:
+        _outage.answered()
 
 
 def clear() -> None:
     caches[CACHE_ALIAS].clear()
 
 
-def _remember_path(path: str) -> None:
-    global _cached_paths_bytes
-    size = len(path) + _PATH_OVERHEAD_BYTES
-    with _cached_paths_lock:
-        if _cached_paths_bytes + size > MAX_CACHED_PATHS_BYTES:
-            _cached_paths.clear()
-            _cached_paths_bytes = 0
-        if path not in _cached_paths:
-            _cached_paths.add(path)
-            _cached_paths_bytes += size
+def _keeps_answers(path: str) -> bool:
+    """Whether `path` routes to a list that keeps its answers under the settings in force. A
+    path whose last segment ends no such route's is refused at once; the others are decided
+    once per short path. Both are forgotten when the settings change (the tests change them)."""
+    endings = _caching_route_endings()
+    if endings is not None and path.rstrip("/").rpartition("/")[2] not in endings:
+        return False
+    return _remembered_decision(path) if len(path) <= MAX_REMEMBERED_PATH_LENGTH else _decide(path)
+
+
+def _keeps(view) -> bool:
+    """Whether `view` (a URLconf callback) is a list that keeps its answers."""
+    actions = getattr(view, "actions", None)
+    if not actions or actions.get("get") != "list":
+        return False
+    configured = settings.MIRROR.get("LIST_CACHE_TTL", {}).get(view.cls.results_key)
+    # Opted in: its time-to-live may still be 0 (a Cache-Control without max-age), a lookup that misses.
+    return bool(view.cls.list_cache) if configured is None else configured > 0
+
+
+def _decide(path: str) -> bool:
+    match = route_index(get_resolver()).resolve(path)
+    return match is not None and _keeps(match.func)
+
+
+_remembered_decision = lru_cache(maxsize=REMEMBERED_PATHS)(_decide)
+
+
+@lru_cache(maxsize=1)
+def _caching_route_endings() -> frozenset[str] | None:
+    return route_index(get_resolver()).last_segments(_keeps)
+
+
+@receiver(setting_changed)
+def _forget_decisions(*, setting: str, **kwargs) -> None:
+    if setting in ("MIRROR", "ROOT_URLCONF"):
+        _remembered_decision.cache_clear()
+        _caching_route_endings.cache_clear()
 
 
 def _canonical_query(query: str) -> str:

@@ -2,7 +2,7 @@
 
 Its one test holds what the suite's tests start: the session's production server, a server
 of its own with two workers and metrics, on a throwaway cluster with MIRROR_CLEANUP_CLUSTER
-set, and a freezable database proxy. It writes their processes and files to
+set, a freezable database proxy and a Redis server. It writes their processes and files to
 MIRROR_CLEANUP_REPORT (JSON); with MIRROR_CLEANUP_HOLD set it then waits to be interrupted,
 and fails if it is not.
 """
@@ -20,10 +20,12 @@ from apps.common.tests.test_faults import cluster  # noqa: F401 (a fixture)
 HOLD_SECONDS = 120
 
 
-def test_holding_servers_and_a_cluster(request, production_server, start_production_server, freezable_database):
+def test_holding_servers_and_a_cluster(
+    request, production_server, start_production_server, freezable_database, redis_server
+):
     report = {
-        "server_sessions": [production_server.process.pid],
-        "paths": [str(production_server.temp_dir), freezable_database.socket_dir],
+        "server_sessions": [production_server.process.pid, redis_server.process.pid],
+        "paths": [str(production_server.temp_dir), freezable_database.socket_dir, str(redis_server.temp_dir)],
     }
     if os.environ.get("MIRROR_CLEANUP_CLUSTER"):
         throwaway = request.getfixturevalue("cluster")

@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl
 import pytest
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpResponse, QueryDict
+from django.http import QueryDict
 from django.test import Client, RequestFactory, override_settings
 from django.urls import resolve
 
@@ -18,7 +18,6 @@ from apps.blocks.tests.factories import create_record_files, record_file
 from apps.common.api import cache_policy
 from apps.common.query.params import PARAMETER_LIMIT
 from apps.common.server import list_cache
-from apps.common.server.handlers import wsgi_environ
 from apps.common.server.middleware import MAX_HEADERS_SIZE
 from apps.devtools.conformance import clear_caches
 
@@ -237,22 +236,43 @@ def test_unique_queries_of_large_answers_keep_the_process_cache_under_its_byte_b
     assert latest.content == answer.content
 
 
-def test_the_paths_remembered_stay_under_their_bound(monkeypatch):
-    monkeypatch.setattr(list_cache, "_cached_paths", set())
-    monkeypatch.setattr(list_cache, "_cached_paths_bytes", 0)
-    monkeypatch.setattr(list_cache, "MAX_CACHED_PATHS_BYTES", 2_000)
-    response = HttpResponse(b"{}")
-    response.keep_for = cache_policy.KeepFor(60, "api/v1/tokens/<str:token_id>/balances")
+def test_an_answer_another_process_kept_is_served_on_the_first_request(client, blocks):
+    """A process serves what the cache holds for a list route, not only what it kept itself."""
+    with blocks_kept_for(60):
+        kept = client.get("/api/v1/blocks")
+        add_block(4)
+        list_cache._remembered_decision.cache_clear()  # as a process that has looked nothing up
 
-    for number in range(200):
-        path = f"/api/v1/tokens/0.0.{number}/balances"
-        list_cache.keep(wsgi_environ("GET", path), response)
+        assert client.get("/api/v1/blocks").content == kept.content
 
-        assert path in list_cache._cached_paths
-        assert list_cache._cached_paths_bytes == sum(
-            len(remembered) + list_cache._PATH_OVERHEAD_BYTES for remembered in list_cache._cached_paths
-        )
-        assert list_cache._cached_paths_bytes <= 2_000
+
+@pytest.mark.parametrize(
+    ("path", "looked_up"),
+    [
+        ("/api/v1/blocks", True),
+        ("/api/v1/blocks/", True),
+        ("/api/v1/blocks/4", False),
+        ("/api/v1/transactions", False),
+        ("/api/v2/summary.json", False),
+        ("/api/v1/unknown", False),
+    ],
+)
+def test_only_the_paths_of_lists_that_keep_answers_are_looked_up(path, looked_up):
+    with blocks_kept_for(60):
+        assert list_cache._keeps_answers(path) is looked_up
+
+
+@pytest.mark.parametrize("path", ["/api/v1/blocks/4", "/api/v1/transactions/0.0.8-1700000000-000000000"])
+def test_a_path_ending_as_no_keeping_list_does_is_refused_without_being_routed(path, monkeypatch):
+    monkeypatch.setattr(list_cache, "_remembered_decision", lambda path: pytest.fail(f"{path} was routed"))
+
+    assert list_cache._keeps_answers(path) is False
+
+
+def test_a_route_turned_off_by_settings_is_no_longer_looked_up():
+    assert list_cache._keeps_answers("/api/v1/accounts")
+    with override_settings(MIRROR={**settings.MIRROR, "LIST_CACHE_TTL": {"accounts": 0}}):
+        assert not list_cache._keeps_answers("/api/v1/accounts")
 
 
 def test_errors_are_not_kept(client, blocks):

@@ -1,0 +1,198 @@
+"""API reads on streaming replicas of the primary, chosen per request, around the ones that fail or lag.
+
+`MIRROR_DATABASE_REPLICAS` (comma-separated URLs) makes one database alias per replica,
+`replica_0`, `replica_1`, ... (mirror/settings.py). Without it nothing here runs: an API
+request reads `default` as it always did.
+
+With replicas, each `/api/` request (`routed`, wrapped around the API middleware chain once,
+when the handler loads) is served on one replica, chosen in turn among those in use: for the
+request's length this thread's `default` alias is that replica's connection, so every
+statement of the request, through the ORM or `statement_cursor`, takes it. Everything else
+reads and writes the primary: the admin site and its sessions and login attempts, the
+status page's edits, the health probes and the management commands are not `/api/` requests.
+
+A replica is out of use
+- for `BACK_OFF_SECONDS` after it refused a connection, dropped one or did not answer in time;
+- while its lag (below) is past `settings.REPLICA_MAX_LAG` seconds, or could not be read.
+With none in use, requests read the primary.
+
+A request whose replica failed it (its connection could not be made, or broke) is served once
+more, on the next replica in use or on the primary: API requests only read, and their answer
+has not gone out yet, so a dead replica costs a request time, never an error.
+
+Each process's `LagWatch` thread reads every replica's lag each `LAG_INTERVAL_SECONDS`:
+`now() - pg_last_xact_replay_timestamp()` while the WAL it received is not all replayed, 0
+once it is (an idle primary writes nothing, and the last replayed commit ages without
+the replica being behind). Readiness reports it; `/metrics` exports it with whether each
+replica is in use.
+"""
+
+import itertools
+import logging
+import threading
+import time
+from contextlib import suppress
+from dataclasses import dataclass
+
+import psycopg
+from django.conf import settings
+from django.db import connections
+
+__all__ = ("REPLICA_ALIAS_PREFIX", "lag_watch", "replica_aliases", "replica_states", "routed")
+
+logger = logging.getLogger(__name__)
+
+REPLICA_ALIAS_PREFIX = "replica_"
+BACK_OFF_SECONDS = 5.0
+LAG_INTERVAL_SECONDS = 0.5
+# What a request answers when its database failed it.
+SERVICE_UNAVAILABLE = 503
+LAG_SQL = (
+    "select case when pg_last_wal_receive_lsn() is null or pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn()"
+    " then 0 else coalesce(extract(epoch from now() - pg_last_xact_replay_timestamp()), 0) end::float8"
+)
+# Keys Django adds to a connection's parameters for its own cursors and adapters.
+_DJANGO_ONLY_PARAMETERS = ("context", "cursor_factory", "prepare_threshold")
+
+
+def replica_aliases() -> list[str]:
+    return [alias for alias in settings.DATABASES if alias.startswith(REPLICA_ALIAS_PREFIX)]
+
+
+@dataclass
+class ReplicaState:
+    alias: str
+    # Seconds behind the primary; None until read, or when it could not be read.
+    lag: float | None = None
+    out_until: float = 0.0
+
+    def in_use(self, now: float) -> bool:
+        return now >= self.out_until and self.lag is not None and self.lag <= settings.REPLICA_MAX_LAG
+
+
+class Replicas:
+    def __init__(self, aliases: list[str]):
+        self.states = {alias: ReplicaState(alias) for alias in aliases}
+        self._turns = itertools.count()
+
+    def choose(self, excluding: str | None = None) -> str | None:
+        """The next replica in use (other than `excluding`); None: read the primary."""
+        now = time.monotonic()
+        usable = [state.alias for state in self.states.values() if state.alias != excluding and state.in_use(now)]
+        if not usable:
+            return None
+        return usable[next(self._turns) % len(usable)]
+
+    def back_off(self, alias: str, reason: object) -> None:
+        self.states[alias].out_until = time.monotonic() + BACK_OFF_SECONDS
+        logger.warning("replica %s out of use for %g s: %s", alias, BACK_OFF_SECONDS, reason)
+
+
+_replicas: Replicas | None = None
+
+
+def replica_states() -> list[ReplicaState]:
+    """Each replica's lag and state in this process (empty without replicas)."""
+    return list(_replicas.states.values()) if _replicas is not None else []
+
+
+def routed(get_response):
+    """`get_response` serving each request on a replica (the module's docstring); starts this
+    process's lag watch."""
+    global _replicas
+    if _replicas is None:
+        _replicas = Replicas(replica_aliases())
+        lag_watch.start()
+    replicas = _replicas
+
+    def get_response_on_replica(request):
+        alias = replicas.choose()
+        if alias is None:
+            return get_response(request)
+        response, failure = _served_on(alias, get_response, request)
+        if failure is None:
+            return response
+        replicas.back_off(alias, failure)
+        retry_alias = replicas.choose(excluding=alias)
+        if retry_alias is None:
+            return get_response(request)
+        response, failure = _served_on(retry_alias, get_response, request)
+        if failure is not None:
+            replicas.back_off(retry_alias, failure)
+        return response
+
+    return get_response_on_replica
+
+
+def _served_on(alias: str, get_response, request):
+    """The response to `request` with `alias` as this thread's `default`, and what broke the
+    replica's connection if it broke (None if it served)."""
+    replica = connections[alias]
+    primary = connections["default"]
+    connections["default"] = replica
+    try:
+        response = get_response(request)
+    finally:
+        connections["default"] = primary
+    if response.status_code != SERVICE_UNAVAILABLE:
+        return response, None
+    client = replica.connection
+    if client is not None and not client.closed and not client.broken:
+        return response, None  # answered, if only to say the database could not (a statement timeout, say)
+    # Refused, or dropped: the next request on this replica connects afresh.
+    with suppress(Exception):
+        replica.close()
+    return response, "its connection failed" if client is None else "its connection broke"
+
+
+class LagWatch:
+    """Reads each replica's lag on a connection of its own, in a daemon thread."""
+
+    def __init__(self):
+        self._thread: threading.Thread | None = None
+        self._connections: dict[str, psycopg.Connection] = {}
+
+    def start(self) -> None:
+        if self._thread is None or not self._thread.is_alive():
+            self._thread = threading.Thread(target=self._run, name="replica-lag-watch", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            for state in replica_states():
+                self._read_lag(state)
+            time.sleep(LAG_INTERVAL_SECONDS)
+
+    def _read_lag(self, state: ReplicaState) -> None:
+        try:
+            connection = self._connections.get(state.alias)
+            if connection is None or connection.closed:
+                connection = self._connections[state.alias] = _lag_connection(state.alias)
+            (state.lag,) = connection.execute(LAG_SQL).fetchone()
+        except psycopg.Error as error:
+            if state.lag is not None:
+                logger.warning("replica %s: its lag could not be read: %s", state.alias, error)
+            state.lag = None
+            connection = self._connections.pop(state.alias, None)
+            if connection is not None:
+                connection.close()
+
+
+def _lag_connection(alias: str) -> psycopg.Connection:
+    parameters = connections[alias].get_connection_params()
+    for name in _DJANGO_ONLY_PARAMETERS:
+        parameters.pop(name, None)
+    # A frozen replica must not hold the watch: its lag is then unknown, and it is not used.
+    parameters["connect_timeout"] = max(1, int(LAG_INTERVAL_SECONDS * 4))
+    connection = psycopg.connect(**parameters, autocommit=True)
+    wait = connection.wait
+
+    def wait_at_most(gen, *args, **kwargs):
+        kwargs["timeout"] = LAG_INTERVAL_SECONDS * 4
+        return wait(gen, *args, **kwargs)
+
+    connection.wait = wait_at_most
+    return connection
+
+
+lag_watch = LagWatch()

@@ -108,3 +108,87 @@ def test_a_replica_killed_under_a_burst_costs_no_request_an_error(replicated_dat
     assert api_reads_on(survivor) > 0
     # Requests met the dead replica, and were served again elsewhere.
     assert "replica replica_0 out of use for 5 s: its connection broke" in server.log_path.read_text()
+
+
+MAX_LAG_SECONDS = 2
+TRAFFIC_REQUESTS = 60
+LAG_TIMEOUT = 20
+
+
+def add_block(cluster, number: int) -> None:
+    with cluster.connect() as connection:
+        connection.execute(
+            "insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start,"
+            " consensus_end, count, digest_algorithm, version, file_hash, index)"
+            " values ('block-' || %(n)s, 1, 2, md5(%(n)s::text), md5((%(n)s - 1)::text), %(n)s * 100 - 10,"
+            " %(n)s * 100, 1, 0, 6, '', %(n)s)",
+            {"n": number},
+        )
+
+
+def traffic_on(server, cluster) -> int:
+    """How many of the server's connections to `cluster` ran an API statement while
+    TRAFFIC_REQUESTS requests were served."""
+    with cluster.connect() as connection:
+        (began,) = connection.execute("select clock_timestamp()").fetchone()
+    # Single blocks: the list-route cache would answer a repeated list without the database.
+    statuses = {server.get(f"/api/v1/blocks/{turn % 5 + 1}").status for turn in range(TRAFFIC_REQUESTS)}
+    assert statuses == {200}
+    with cluster.connect() as connection:
+        return connection.execute(
+            API_READS_ON.replace("%", "%%") + " and query_start > %s", [began]
+        ).fetchone()[0]
+
+
+def replica_in_readiness(server, name: str) -> dict:
+    answer = server.get("/health/readiness")
+    assert answer.status == 200
+    (replica,) = [replica for replica in answer.json()["replicas"] if replica["name"] == name]
+    return replica
+
+
+def wait_for(condition, what: str):
+    deadline = time.monotonic() + LAG_TIMEOUT
+    while not (found := condition()):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+    return found
+
+
+def test_a_replica_behind_past_the_max_lag_is_not_read_until_it_catches_up(
+    replicated_database, start_production_server
+):
+    server = replicated_server(
+        replicated_database, start_production_server, MIRROR_REPLICA_MAX_LAG=str(MAX_LAG_SECONDS), MIRROR_METRICS="true"
+    )
+    primary, (paused, _) = replicated_database.primary, replicated_database.replicas
+    assert replica_in_readiness(server, "replica_0") == {"name": "replica_0", "lag": 0, "in_use": True}
+    assert traffic_on(server, paused) > 0
+
+    # A commit just replayed, then replay paused: the lag counts from that commit.
+    add_block(primary, 6)
+    replicated_database.wait_caught_up()
+    paused.pause_replay()
+    paused_at = time.monotonic()
+    add_block(primary, 7)
+    behind = wait_for(lambda: (r := replica_in_readiness(server, "replica_0"))["lag"] > MAX_LAG_SECONDS and r, "no lag")
+    print(f"\nreplay paused: readiness reported {behind} after {time.monotonic() - paused_at:.1f} s")
+    assert behind["in_use"] is False
+    assert replica_in_readiness(server, "replica_1") == {"name": "replica_1", "lag": 0, "in_use": True}
+    time.sleep(1)  # every worker's watch has read the lag by now
+    assert traffic_on(server, paused) == 0
+    # Block 7 is not on the paused replica, yet every request finds it.
+    assert {server.get("/api/v1/blocks/7").status for _ in range(TRAFFIC_REQUESTS)} == {200}
+    metrics = server.get("/metrics").body.decode()
+    assert 'mirror_database_replica_in_use{replica="replica_0"} 0.0' in metrics
+    assert 'mirror_database_replica_in_use{replica="replica_1"} 1.0' in metrics
+    assert 'mirror_database_replica_lag_seconds{replica="replica_1"} 0.0' in metrics
+
+    paused.resume_replay()
+    resumed_at = time.monotonic()
+    back = wait_for(lambda: (r := replica_in_readiness(server, "replica_0"))["in_use"] and r, "not back in use")
+    print(f"replay resumed: readiness reported {back} after {time.monotonic() - resumed_at:.1f} s")
+    assert back["lag"] == 0
+    time.sleep(1)
+    assert traffic_on(server, paused) > 0
+    assert 'mirror_database_replica_in_use{replica="replica_0"} 1.0' in server.get("/metrics").body.decode()

@@ -16,6 +16,15 @@ A replica is out of use
 - while its lag (below) is past `settings.REPLICA_MAX_LAG` seconds, or could not be read.
 With none in use, requests read the primary.
 
+Pages: a request following `links.next` (its query has a range bound) reads one of the
+replicas that had replayed the most WAL at the lag watch's last reading. The page before
+may have come from any replica in use; a replica behind it might lack rows that page's
+replica had, and a keyset walk on it would skip them (newest first) or stop short of
+them (oldest first). Moving to a replica at least as far along never skips or repeats a
+row: keys only grow, and the next page starts past the last row given. The watch's view
+is at most LAG_INTERVAL_SECONDS old: two replicas that close may still be within that
+window of each other, which a replay pause or a replica far behind never is.
+
 A request whose replica failed it (its connection could not be made, or broke) is served once
 more, on the next replica in use or on the primary: API requests only read, and their answer
 has not gone out yet, so a dead replica costs a request time, never an error.
@@ -23,12 +32,14 @@ has not gone out yet, so a dead replica costs a request time, never an error.
 Each process's `LagWatch` thread reads every replica's lag each `LAG_INTERVAL_SECONDS`:
 `now() - pg_last_xact_replay_timestamp()` while the WAL it received is not all replayed, 0
 once it is (an idle primary writes nothing, and the last replayed commit ages without
-the replica being behind). Readiness reports it; `/metrics` exports it with whether each
+the replica being behind; a replica behind that has replayed no commit since it started
+counts from its start). Readiness reports it; `/metrics` exports it with whether each
 replica is in use.
 """
 
 import itertools
 import logging
+import re
 import threading
 import time
 from contextlib import suppress
@@ -45,11 +56,14 @@ logger = logging.getLogger(__name__)
 REPLICA_ALIAS_PREFIX = "replica_"
 BACK_OFF_SECONDS = 5.0
 LAG_INTERVAL_SECONDS = 0.5
+# A range bound (`gt:`, `lte:`, ...) in a query: every `links.next` has one (apps/common/query/pagination.py).
+_RANGE_BOUND = re.compile(r"=(?:g|l)te?(?::|%3a)", re.IGNORECASE)
 # What a request answers when its database failed it.
 SERVICE_UNAVAILABLE = 503
 LAG_SQL = (
-    "select case when pg_last_wal_receive_lsn() is null or pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn()"
-    " then 0 else coalesce(extract(epoch from now() - pg_last_xact_replay_timestamp()), 0) end::float8"
+    "select (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::float8, case when pg_last_wal_receive_lsn() is null or pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn()"
+    " then 0 else extract(epoch from now() - coalesce(pg_last_xact_replay_timestamp(), pg_postmaster_start_time()))"
+    " end::float8"
 )
 # Keys Django adds to a connection's parameters for its own cursors and adapters.
 _DJANGO_ONLY_PARAMETERS = ("context", "cursor_factory", "prepare_threshold")
@@ -64,6 +78,8 @@ class ReplicaState:
     alias: str
     # Seconds behind the primary; None until read, or when it could not be read.
     lag: float | None = None
+    # Bytes of WAL replayed, as last read.
+    replayed: float | None = None
     out_until: float = 0.0
 
     def in_use(self, now: float) -> bool:
@@ -75,10 +91,15 @@ class Replicas:
         self.states = {alias: ReplicaState(alias) for alias in aliases}
         self._turns = itertools.count()
 
-    def choose(self, excluding: str | None = None) -> str | None:
-        """The next replica in use (other than `excluding`); None: read the primary."""
+    def choose(self, *, continuation: bool = False, excluding: str | None = None) -> str | None:
+        """The next replica in use (other than `excluding`), one of the freshest for a
+        `continuation`; None: read the primary."""
         now = time.monotonic()
-        usable = [state.alias for state in self.states.values() if state.alias != excluding and state.in_use(now)]
+        usable = [state for state in self.states.values() if state.in_use(now)]
+        if continuation and usable:
+            freshest = max(state.replayed for state in usable)
+            usable = [state for state in usable if state.replayed == freshest]
+        usable = [state.alias for state in usable if state.alias != excluding]
         if not usable:
             return None
         return usable[next(self._turns) % len(usable)]
@@ -106,14 +127,15 @@ def routed(get_response):
     replicas = _replicas
 
     def get_response_on_replica(request):
-        alias = replicas.choose()
+        continuation = _RANGE_BOUND.search(request.META.get("QUERY_STRING", "")) is not None
+        alias = replicas.choose(continuation=continuation)
         if alias is None:
             return get_response(request)
         response, failure = _served_on(alias, get_response, request)
         if failure is None:
             return response
         replicas.back_off(alias, failure)
-        retry_alias = replicas.choose(excluding=alias)
+        retry_alias = replicas.choose(continuation=continuation, excluding=alias)
         if retry_alias is None:
             return get_response(request)
         response, failure = _served_on(retry_alias, get_response, request)
@@ -168,11 +190,11 @@ class LagWatch:
             connection = self._connections.get(state.alias)
             if connection is None or connection.closed:
                 connection = self._connections[state.alias] = _lag_connection(state.alias)
-            (state.lag,) = connection.execute(LAG_SQL).fetchone()
+            state.replayed, state.lag = connection.execute(LAG_SQL).fetchone()
         except psycopg.Error as error:
             if state.lag is not None:
                 logger.warning("replica %s: its lag could not be read: %s", state.alias, error)
-            state.lag = None
+            state.lag = state.replayed = None
             connection = self._connections.pop(state.alias, None)
             if connection is not None:
                 connection.close()

@@ -61,9 +61,11 @@ class Burst:
 def replicated_server(replicated_database, start_production_server, **env):
     server = start_production_server(
         replicated_database.primary.url(),
-        MIRROR_WORKERS="2",
-        MIRROR_DATABASE_REPLICAS=",".join(replica.url() for replica in replicated_database.replicas),
-        **env,
+        **{
+            "MIRROR_WORKERS": "2",
+            "MIRROR_DATABASE_REPLICAS": ",".join(replica.url() for replica in replicated_database.replicas),
+            **env,
+        },
     )
     assert server.get_when_served("/api/v1/blocks/1").status == 200
     return server
@@ -192,3 +194,51 @@ def test_a_replica_behind_past_the_max_lag_is_not_read_until_it_catches_up(
     time.sleep(1)
     assert traffic_on(server, paused) > 0
     assert 'mirror_database_replica_in_use{replica="replica_0"} 1.0' in server.get("/metrics").body.decode()
+
+
+NEWER_BLOCKS = range(6, 11)
+WALKS = 4
+
+
+def walk(server, order: str) -> tuple[list[int], list[int]]:
+    """The block numbers a client following `links.next` (two a page) is given."""
+    numbers, target = [], f"/api/v1/blocks?limit=2&order={order}"
+    while target:
+        answer = server.get(target)
+        assert answer.status == 200
+        numbers += [block["number"] for block in answer.json()["blocks"]]
+        target = answer.json()["links"]["next"]
+    return numbers
+
+
+def test_following_links_over_replicas_at_different_lag_neither_misses_nor_repeats_rows(
+    replicated_database, start_production_server
+):
+    server = replicated_server(
+        replicated_database, start_production_server,
+        MIRROR_WORKERS="1", MIRROR_REPLICA_MAX_LAG="600", MIRROR_LIST_CACHE_TTL="blocks=0",
+    )
+    primary, (behind, current) = replicated_database.primary, replicated_database.replicas
+    behind.pause_replay()
+    for number in NEWER_BLOCKS:
+        add_block(primary, number)
+    replicated_database.wait_caught_up([current])
+    wait_for(lambda: replica_in_readiness(server, "replica_0")["lag"] > 0, "the paused replica shows no lag")
+    assert all(replica_in_readiness(server, name)["in_use"] for name in ("replica_0", "replica_1"))
+
+    # A walk's first page lands on either replica (the worker takes them in turn, and a
+    # single block between walks shifts the turn); the replica behind has blocks 1 to 5,
+    # the other all 10. Whichever the walk began on, it gets all that replica had, once.
+    everything = list(range(1, 11))
+    walks = {"asc": [], "desc": []}
+    for order, expected in (("asc", everything), ("desc", everything[::-1])):
+        for turn in range(WALKS):
+            numbers = walk(server, order)
+            walks[order].append(numbers)
+            assert numbers in (expected, [n for n in expected if n <= 5]), numbers
+            if turn % 2:
+                assert server.get("/api/v1/blocks/1").status == 200
+    # Oldest first, a walk begun on the replica behind reaches the newer blocks too.
+    assert walks["asc"] == [everything] * WALKS
+    # Newest first, walks began on each replica.
+    assert {tuple(numbers) for numbers in walks["desc"]} == {(10, 9, 8, 7, 6, 5, 4, 3, 2, 1), (5, 4, 3, 2, 1)}

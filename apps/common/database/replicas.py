@@ -49,6 +49,8 @@ import psycopg
 from django.conf import settings
 from django.db import connections
 
+from apps.common.database.watch import connection_parameters
+
 __all__ = ("REPLICA_ALIAS_PREFIX", "lag_watch", "replica_aliases", "replica_states", "routed")
 
 logger = logging.getLogger(__name__)
@@ -60,13 +62,12 @@ LAG_INTERVAL_SECONDS = 0.5
 _RANGE_BOUND = re.compile(r"=(?:g|l)te?(?::|%3a)", re.IGNORECASE)
 # What a request answers when its database failed it.
 SERVICE_UNAVAILABLE = 503
+# Bytes of WAL replayed (written, for a server that is no replica), and seconds behind.
 LAG_SQL = (
-    "select (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::float8, case when pg_last_wal_receive_lsn() is null or pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn()"
-    " then 0 else extract(epoch from now() - coalesce(pg_last_xact_replay_timestamp(), pg_postmaster_start_time()))"
-    " end::float8"
+    "select (coalesce(pg_last_wal_replay_lsn(), pg_current_wal_lsn()) - '0/0'::pg_lsn)::float8,"
+    " case when pg_last_wal_receive_lsn() is null or pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn() then 0"
+    " else extract(epoch from now() - coalesce(pg_last_xact_replay_timestamp(), pg_postmaster_start_time())) end::float8"
 )
-# Keys Django adds to a connection's parameters for its own cursors and adapters.
-_DJANGO_ONLY_PARAMETERS = ("context", "cursor_factory", "prepare_threshold")
 
 
 def replica_aliases() -> list[str]:
@@ -182,7 +183,10 @@ class LagWatch:
     def _run(self) -> None:
         while True:
             for state in replica_states():
-                self._read_lag(state)
+                try:
+                    self._read_lag(state)
+                except Exception:  # the watch must outlive anything a reading raises
+                    logger.exception("replica %s: the lag watch failed a turn", state.alias)
             time.sleep(LAG_INTERVAL_SECONDS)
 
     def _read_lag(self, state: ReplicaState) -> None:
@@ -201,9 +205,7 @@ class LagWatch:
 
 
 def _lag_connection(alias: str) -> psycopg.Connection:
-    parameters = connections[alias].get_connection_params()
-    for name in _DJANGO_ONLY_PARAMETERS:
-        parameters.pop(name, None)
+    parameters = connection_parameters(alias)
     # A frozen replica must not hold the watch: its lag is then unknown, and it is not used.
     parameters["connect_timeout"] = max(1, int(LAG_INTERVAL_SECONDS * 4))
     connection = psycopg.connect(**parameters, autocommit=True)

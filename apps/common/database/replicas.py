@@ -25,6 +25,9 @@ row: keys only grow, and the next page starts past the last row given. The watch
 is at most LAG_INTERVAL_SECONDS old: two replicas that close may still be within that
 window of each other, which a replay pause or a replica far behind never is.
 
+The stream poller and the streams' replays read the freshest replicas alike
+(`reading_a_replica`): a poll continues from its cursor as a page from the one before.
+
 A request whose replica failed it (its connection could not be made, or broke) is served once
 more, on the next replica in use or on the primary: API requests only read, and their answer
 has not gone out yet, so a dead replica costs a request time, never an error.
@@ -42,16 +45,16 @@ import logging
 import re
 import threading
 import time
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 import psycopg
 from django.conf import settings
-from django.db import connections
+from django.db import DatabaseError, connections
 
 from apps.common.database.watch import connection_parameters
 
-__all__ = ("REPLICA_ALIAS_PREFIX", "lag_watch", "replica_aliases", "replica_states", "routed")
+__all__ = ("REPLICA_ALIAS_PREFIX", "lag_watch", "reading_a_replica", "replica_aliases", "replica_states", "routed")
 
 logger = logging.getLogger(__name__)
 
@@ -147,6 +150,29 @@ def routed(get_response):
     return get_response_on_replica
 
 
+@contextmanager
+def reading_a_replica():
+    """This thread reads one of the freshest replicas in use within the block (the primary
+    when none is, or without replicas): for the stream poller and the streams' replays, which
+    continue from a cursor as a page does from the one before. A replica whose connection
+    fails in the block is backed off."""
+    replicas = _replicas
+    alias = replicas.choose(continuation=True) if replicas is not None else None
+    if alias is None:
+        yield
+        return
+    replica, primary = connections[alias], connections["default"]
+    connections["default"] = replica
+    try:
+        yield
+    except DatabaseError:
+        if (failure := _connection_failure(replica)) is not None:
+            replicas.back_off(alias, failure)
+        raise
+    finally:
+        connections["default"] = primary
+
+
 def _served_on(alias: str, get_response, request):
     """The response to `request` with `alias` as this thread's `default`, and what broke the
     replica's connection if it broke (None if it served)."""
@@ -159,13 +185,19 @@ def _served_on(alias: str, get_response, request):
         connections["default"] = primary
     if response.status_code != SERVICE_UNAVAILABLE:
         return response, None
+    return response, _connection_failure(replica)
+
+
+def _connection_failure(replica) -> str | None:
+    """Why the replica's connection failed (it is then closed), or None if it did not: a
+    statement can fail on a sound connection (a statement timeout, say)."""
     client = replica.connection
     if client is not None and not client.closed and not client.broken:
-        return response, None  # answered, if only to say the database could not (a statement timeout, say)
+        return None
     # Refused, or dropped: the next request on this replica connects afresh.
     with suppress(Exception):
         replica.close()
-    return response, "its connection failed" if client is None else "its connection broke"
+    return "its connection failed" if client is None else "its connection broke"
 
 
 class LagWatch:

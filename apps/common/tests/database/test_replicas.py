@@ -6,6 +6,9 @@ import threading
 import time
 from dataclasses import dataclass
 
+from apps.common.tests.production_server import free_port
+from apps.streams.tests.sse import SseClient
+
 CLIENTS = 6
 BURST_MAX_REQUESTS = 100_000
 HEALTHY_SECONDS = 1.5
@@ -242,3 +245,35 @@ def test_following_links_over_replicas_at_different_lag_neither_misses_nor_repea
     assert walks["asc"] == [everything] * WALKS
     # Newest first, walks began on each replica.
     assert {tuple(numbers) for numbers in walks["desc"]} == {(10, 9, 8, 7, 6, 5, 4, 3, 2, 1), (5, 4, 3, 2, 1)}
+
+
+def reads_since(cluster, began) -> int:
+    """The server's connections to `cluster` that ran an API statement since `began` (the cluster's clock)."""
+    with cluster.connect() as connection:
+        return connection.execute(API_READS_ON.replace("%", "%%") + " and query_start > %s", [began]).fetchone()[0]
+
+
+def clock(cluster):
+    with cluster.connect() as connection:
+        return connection.execute("select clock_timestamp()").fetchone()[0]
+
+
+def test_the_stream_poller_reads_the_replicas(replicated_database, start_production_server):
+    stream_port = free_port()
+    server = replicated_server(
+        replicated_database, start_production_server, MIRROR_WORKERS="1", MIRROR_STREAM_BIND=f"127.0.0.1:{stream_port}"
+    )
+    primary, replicas = replicated_database.primary, replicated_database.replicas
+    wait_for(lambda: all(replica_in_readiness(server, name)["in_use"] for name in ("replica_0", "replica_1")), "in use")
+    began = clock(primary)
+    stream = SseClient(stream_port, "/api/v1/blocks/stream")
+    try:
+        assert stream.status == 200
+        stream.wait_for_comment(b": connected", LAG_TIMEOUT)
+        for number in NEWER_BLOCKS:
+            add_block(primary, number)
+        assert [event.json()["number"] for event in stream.events(len(NEWER_BLOCKS), LAG_TIMEOUT)] == list(NEWER_BLOCKS)
+    finally:
+        stream.close()
+    assert sum(reads_since(replica, began) for replica in replicas) > 0
+    assert reads_since(primary, began) == 0

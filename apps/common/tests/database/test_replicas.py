@@ -2,63 +2,19 @@
 a throwaway primary, two replicas streaming from it (apps/common/tests/replicas.py) and the
 production server reading them. Figures are printed for the record (`-s` shows them)."""
 
-import threading
 import time
-from dataclasses import dataclass
 
 from apps.common.tests.production_server import free_port
+from apps.common.tests.test_faults import BURST_MAX_REQUESTS, CLIENTS, Burst
 from apps.streams.tests.sse import SseClient
 
-CLIENTS = 6
-BURST_MAX_REQUESTS = 100_000
 HEALTHY_SECONDS = 1.5
 AFTER_KILL_SECONDS = 3
-TARGETS = ("/api/v1/blocks?limit=2", "/api/v1/blocks/1")
 # What the server's API connections last ran: the lag watch's connections run other statements.
 API_READS_ON = (
     "select count(*) from pg_stat_activity where datname = current_database()"
     " and backend_type = 'client backend' and query like '%record_file%' and pid <> pg_backend_pid()"
 )
-
-
-@dataclass(frozen=True)
-class Exchange:
-    target: str
-    sent_at: float
-    answered_at: float
-    status: int | None
-
-
-class Burst:
-    """CLIENTS threads requesting TARGETS in turn until stopped."""
-
-    def __init__(self, server):
-        self.server = server
-        self.exchanges: list[Exchange] = []
-        self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._client, args=(index,)) for index in range(CLIENTS)]
-
-    def __enter__(self) -> "Burst":
-        for thread in self._threads:
-            thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        for thread in self._threads:
-            thread.join()
-
-    def _client(self, index: int) -> None:
-        turn = index
-        while not self._stop.is_set() and len(self.exchanges) < BURST_MAX_REQUESTS:
-            target = TARGETS[turn % len(TARGETS)]
-            turn += 1
-            sent_at = time.monotonic()
-            try:
-                status = self.server.get(target, timeout=10).status
-            except OSError:
-                status = None
-            self.exchanges.append(Exchange(target, sent_at, time.monotonic(), status))
 
 
 def replicated_server(replicated_database, start_production_server, **env):

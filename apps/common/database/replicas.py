@@ -6,7 +6,7 @@ request reads `default` as it always did.
 
 With replicas, each `/api/` request (`routed`, wrapped around the API middleware chain once,
 when the handler loads) is served on one replica, chosen in turn among those in use: for the
-request's length this thread's `default` alias is that replica's connection, so every
+request's length this thread's `default` alias is a connection to that replica, so every
 statement of the request, through the ORM or `statement_cursor`, takes it. Everything else
 reads and writes the primary: the admin site and its sessions and login attempts, the
 status page's edits, the health probes and the management commands are not `/api/` requests.
@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 import psycopg
 from django.conf import settings
-from django.db import DatabaseError, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 from apps.common.database.watch import connection_parameters
 
@@ -161,8 +161,8 @@ def reading_a_replica():
     if alias is None:
         yield
         return
-    replica, primary = connections[alias], connections["default"]
-    connections["default"] = replica
+    replica, primary = _connection_to(alias), connections[DEFAULT_DB_ALIAS]
+    connections[DEFAULT_DB_ALIAS] = replica
     try:
         yield
     except DatabaseError:
@@ -170,22 +170,38 @@ def reading_a_replica():
             replicas.back_off(alias, failure)
         raise
     finally:
-        connections["default"] = primary
+        connections[DEFAULT_DB_ALIAS] = primary
+        replica.close_if_unusable_or_obsolete()
 
 
 def _served_on(alias: str, get_response, request):
     """The response to `request` with `alias` as this thread's `default`, and what broke the
     replica's connection if it broke (None if it served)."""
-    replica = connections[alias]
-    primary = connections["default"]
-    connections["default"] = replica
+    replica, primary = _connection_to(alias), connections[DEFAULT_DB_ALIAS]
+    connections[DEFAULT_DB_ALIAS] = replica
     try:
         response = get_response(request)
     finally:
-        connections["default"] = primary
-    if response.status_code != SERVICE_UNAVAILABLE:
-        return response, None
-    return response, _connection_failure(replica)
+        connections[DEFAULT_DB_ALIAS] = primary
+    failure = _connection_failure(replica) if response.status_code == SERVICE_UNAVAILABLE else None
+    # What `close_old_connections` does for the connections Django holds, at the request's end.
+    replica.close_if_unusable_or_obsolete()
+    return response, failure
+
+
+_held = threading.local()
+
+
+def _connection_to(alias: str):
+    """This thread's connection to the replica `alias`, named `default` as the connection it
+    stands in for: Django compares the names (a subquery `.using("default")` must be of the
+    connection it runs on), and django-cachalot keys the status page's queries by it."""
+    held = _held.__dict__
+    replica = held.get(alias)
+    if replica is None:
+        replica = held[alias] = connections.create_connection(alias)
+        replica.alias = DEFAULT_DB_ALIAS
+    return replica
 
 
 def _connection_failure(replica) -> str | None:

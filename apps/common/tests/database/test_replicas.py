@@ -2,9 +2,17 @@
 a throwaway primary, two replicas streaming from it (apps/common/tests/replicas.py) and the
 production server reading them. Figures are printed for the record (`-s` shows them)."""
 
+import os
+import re
+import sys
 import time
+from urllib.parse import urlencode
 
-from apps.common.tests.production_server import free_port
+from apps.common.tests.production_server import (
+    TEST_SECRET_KEY,
+    free_port,
+    run_in_session,
+)
 from apps.common.tests.test_faults import BURST_MAX_REQUESTS, CLIENTS, Burst
 from apps.streams.tests.sse import SseClient
 
@@ -233,3 +241,38 @@ def test_the_stream_poller_reads_the_replicas(replicated_database, start_product
         stream.close()
     assert sum(reads_since(replica, began) for replica in replicas) > 0
     assert reads_since(primary, began) == 0
+
+
+def test_management_commands_and_the_admin_write_the_primary(replicated_database, start_production_server):
+    replica_urls = ",".join(replica.url() for replica in replicated_database.replicas)
+    env = {
+        **os.environ, "DATABASE_URL": replicated_database.primary.url(), "MIRROR_DATABASE_REPLICAS": replica_urls,
+        "MIRROR_SECRET_KEY": TEST_SECRET_KEY,
+    }
+    # A replica refuses every write: a command run on one would fail.
+    migrated = run_in_session([sys.executable, "manage.py", "migrate", "--no-input"], env, timeout=300)
+    assert migrated.returncode == 0, migrated.stderr
+    server = replicated_server(replicated_database, start_production_server)
+    wait_for(lambda: all(replica_in_readiness(server, name)["in_use"] for name in ("replica_0", "replica_1")), "in use")
+    # The status page and its live components are read on the replicas.
+    began = clock(replicated_database.primary)
+    assert {server.get("/api/v2/summary.json").status for _ in range(4)} == {200}
+    assert sum(reads_since(replica, began) for replica in replicated_database.replicas) > 0
+    assert reads_since(replicated_database.primary, began) == 0
+
+    login = server.get("/admin/login/")
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', login.body).group(1).decode()
+    cookie = login.headers["set-cookie"].split(";")[0]
+    failed = server.request(
+        "POST", "/admin/login/",
+        headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie, "Referer": "http://127.0.0.1/"},
+        body=urlencode({"csrfmiddlewaretoken": token, "username": "nobody", "password": "wrong"}).encode(),
+    )
+    assert failed.status == 200
+    # The failed attempt was written on the primary, and streamed to the replicas from there.
+    with replicated_database.primary.connect() as connection:
+        assert connection.execute("select username from axes_accessattempt").fetchall() == [("nobody",)]
+    replicated_database.wait_caught_up()
+    for replica in replicated_database.replicas:
+        with replica.connect() as connection:
+            assert connection.execute("select username from axes_accessattempt").fetchall() == [("nobody",)]

@@ -9,7 +9,11 @@ from apps.common.interrupts import sigterm_as_interrupt
 from apps.devtools.conformance import MirrorClientHandler
 from apps.status import snapshots
 
-pytest_plugins = ["apps.common.tests.production_server", "apps.common.tests.redis_server"]
+pytest_plugins = [
+    "apps.common.tests.production_server",
+    "apps.common.tests.redis_server",
+    "apps.common.tests.replicas",
+]
 
 
 def pytest_configure(config):

@@ -51,6 +51,10 @@ table of them, with our defaults, is apps/common/configuration.py. The others:
   and write Django's own tables (users, sessions, login attempts, the status page); DATABASE_URL
   is then the API's, which only reads (apps/common/database/roles.py). Unset: DATABASE_URL's role
   serves both, on one connection.
+- MIRROR_DATABASE_REPLICAS: comma-separated URLs of streaming replicas of DATABASE_URL: API
+  requests read them, each request on one, around those that fail or lag more than
+  MIRROR_REPLICA_MAX_LAG seconds (default 30); everything else uses DATABASE_URL
+  (apps/common/database/replicas.py).
 - MIRROR_DATABASE_ROLE, MIRROR_ADMIN_DATABASE_ROLE: the roles the API and the admin connect as
   on the embedded database; `mirror.wsgi` (the server) sets `mirror_api` and `mirror_admin`,
   which `migrate` creates (apps/common/database/roles.py). Unset: the owner, as management commands.
@@ -272,6 +276,17 @@ if admin_database_url := os.environ.get("MIRROR_ADMIN_DATABASE_URL"):
     )
 elif (admin_database_role := os.environ.get("MIRROR_ADMIN_DATABASE_ROLE")) and not DATABASE_URL:
     DATABASES["admin"].update(USER=admin_database_role, PASSWORD="")
+# One alias per replica, as the API's connection but to the replica (apps/common/database/replicas.py).
+for replica_index, replica_url in enumerate(filter(None, os.environ.get("MIRROR_DATABASE_REPLICAS", "").split(","))):
+    replica_database = dj_database_url.parse(replica_url.strip())
+    DATABASES[f"replica_{replica_index}"] = {
+        **DATABASES["default"],
+        **{key: replica_database[key] for key in ("NAME", "USER", "PASSWORD", "HOST", "PORT")},
+        "OPTIONS": {**DATABASES["default"]["OPTIONS"], **replica_database.get("OPTIONS", {})},
+        "TEST": {"MIRROR": "default"},
+    }
+REPLICA_MAX_LAG = float(os.environ.get("MIRROR_REPLICA_MAX_LAG", "30"))
+
 # As the API's role, the admin's connection would separate nothing: the API's serves both.
 DATABASE_ROUTERS = (
     ["apps.common.database.roles.AdminRouter"]

@@ -5,7 +5,10 @@
   `mirror_http_requests_total{method,route,status}`,
   `mirror_http_request_duration_seconds{method,route}` (histogram),
   `mirror_database_query_duration_seconds` (histogram, every statement) and
-  `mirror_database_errors_total` (requests a database failure answered 503).
+  `mirror_database_errors_total` (requests a database failure answered 503); with read
+  replicas, `mirror_database_replica_lag_seconds{replica}` (NaN while unknown) and
+  `mirror_database_replica_in_use{replica}` (1 or 0), as the process answering sees them
+  (apps/common/database/replicas.py).
   `route` is the route template (`/api/v1/blocks/{hash_or_number}`), never the path,
   so a scanner cannot grow the label set; a request no route matched is `unmatched`.
   `scripts/run-server` gives the workers a PROMETHEUS_MULTIPROC_DIR in the run's directory
@@ -25,6 +28,7 @@ request.
 
 import json
 import logging
+import math
 import os
 import re
 import threading
@@ -34,6 +38,8 @@ from time import monotonic, perf_counter
 from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
 from django.http import Http404, HttpResponse
+
+from apps.common.database.replicas import replica_states
 
 __all__ = ("ObservabilityMiddleware", "report_database_failure", "metrics", "observe", "time_database_queries")
 
@@ -94,6 +100,12 @@ def metrics(request) -> HttpResponse:
     )
     from prometheus_client.multiprocess import MultiProcessCollector
 
+    if states := replica_states():
+        instruments = _instruments()
+        now = monotonic()
+        for state in states:
+            instruments.replica_lag.labels(state.alias).set(math.nan if state.lag is None else state.lag)
+            instruments.replica_in_use.labels(state.alias).set(1 if state.in_use(now) else 0)
     registry = REGISTRY
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
@@ -152,7 +164,7 @@ def _time_statement(execute, sql, params, many, context):
 
 class _Instruments:
     def __init__(self):
-        from prometheus_client import Counter, Histogram
+        from prometheus_client import Counter, Gauge, Histogram
 
         self.requests = Counter(
             "mirror_http_requests", "HTTP requests answered", ["method", "route", "status"]
@@ -164,6 +176,15 @@ class _Instruments:
             "mirror_database_query_duration_seconds", "Time of a database statement", buckets=DATABASE_QUERY_BUCKETS
         )
         self.database_errors = Counter("mirror_database_errors", "Requests a database failure answered 503")
+        # Set as `/metrics` is answered, from the answering process's view: the newest wins across workers.
+        self.replica_lag = Gauge(
+            "mirror_database_replica_lag_seconds", "How far a read replica's replay is behind the primary",
+            ["replica"], multiprocess_mode="livemostrecent",
+        )
+        self.replica_in_use = Gauge(
+            "mirror_database_replica_in_use", "Whether API requests read a replica (1) or not (0)",
+            ["replica"], multiprocess_mode="livemostrecent",
+        )
 
 
 @cache

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from django.db import close_old_connections, connection
 
+from apps.common.database.replicas import reading_a_replica
 from apps.streams.feeds import PAGE_SIZE, Event, Feed, StreamRequest
 
 __all__ = ("Hub", "Subscriber")
@@ -118,7 +119,8 @@ class Hub:
             self._woken.clear()
             try:
                 close_old_connections()
-                behind = self._poll()
+                with reading_a_replica():
+                    behind = self._poll()
                 backoff = self.interval
             except Exception:
                 logger.warning("stream poll failed; retrying in %.1f s", backoff, exc_info=True)

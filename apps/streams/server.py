@@ -33,6 +33,7 @@ from django.db import connection
 
 from apps.common.api.exceptions import error_body, error_status_and_messages
 from apps.common.api.renderers import MirrorJSONRenderer
+from apps.common.database.replicas import reading_a_replica
 from apps.common.errors import HeadersTooLarge, MethodNotAllowed
 from apps.common.server.middleware import REFUSED_METHOD, security_headers
 from apps.streams.feeds import StreamRequest, stream_request
@@ -215,12 +216,13 @@ async def _wake_at_eof(reader: asyncio.StreamReader, subscriber: Subscriber) -> 
 
 
 def _in_thread(function, *args):
-    """Runs a Django read in a setup thread."""
-    try:
-        return function(*args)
-    finally:
-        # Not kept between requests: a thread of the pool may not run again for long.
-        connection.close()
+    """Runs a Django read in a setup thread, on a replica when there are."""
+    with reading_a_replica():
+        try:
+            return function(*args)
+        finally:
+            # Not kept between requests: a thread of the pool may not run again for long.
+            connection.close()
 
 
 @cache

@@ -31,7 +31,7 @@ import psycopg
 from django.conf import settings
 from django.db import connections
 
-__all__ = ("UNRESPONSIVE", "refuse_while_unresponsive", "start", "watch", "watched_connecting")
+__all__ = ("UNRESPONSIVE", "connection_parameters", "refuse_while_unresponsive", "start", "watch", "watched_connecting")
 
 logger = logging.getLogger(__name__)
 
@@ -138,11 +138,16 @@ class DatabaseWatch:
                 _shut_down(descriptor)
 
 
-def _probe_connection() -> psycopg.Connection:
-    parameters = connections["default"].get_connection_params()
+def connection_parameters(alias: str) -> dict:
+    """psycopg's parameters for a connection of one's own to the database of `alias`."""
+    parameters = connections[alias].get_connection_params()
     for name in _DJANGO_ONLY_PARAMETERS:
         parameters.pop(name, None)
-    probe = psycopg.connect(**parameters, autocommit=True)
+    return parameters
+
+
+def _probe_connection() -> psycopg.Connection:
+    probe = psycopg.connect(**connection_parameters("default"), autocommit=True)
     wait = probe.wait
 
     def wait_at_most_probe_timeout(gen, *args, **kwargs):

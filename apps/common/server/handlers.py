@@ -6,7 +6,8 @@ the outage page), yet each layer still costs a call and an exception wrapper on 
 request. `settings.API_MIDDLEWARE`, an ordered subset of MIDDLEWARE, is the chain an `/api/`
 request takes instead: the answer is the same, without the layers that would not touch it.
 
-An API request is resolved through the flattened URLconf (`route_index`). A list answer
+An API request is resolved through the flattened URLconf (`route_index`), and reads a
+replica when there are (`apps.common.database.replicas`). A list answer
 the list-route cache keeps is served before any of this (`apps.common.server.list_cache`).
 
 `MirrorWSGIHandler` is the server's application (`mirror.wsgi`); the tests' client and the
@@ -28,6 +29,7 @@ from django.utils.log import log_response
 from django.utils.module_loading import import_string
 
 from apps.common.api.routers import route_index
+from apps.common.database.replicas import replica_aliases, routed
 from apps.common.server import list_cache
 from apps.common.server.middleware import API_PREFIX
 
@@ -79,10 +81,13 @@ class ApiMiddlewareSplit:
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async)
         self._api_chain = _ApiMiddlewareChain(api_middleware())
+        self._api_response = self._api_chain.get_response
+        if replica_aliases():
+            self._api_response = routed(self._api_response)
 
     def get_response(self, request):
         if request.path_info.startswith(API_PREFIX):
-            return self._api_chain.get_response(request)
+            return self._api_response(request)
         return super().get_response(request)
 
 

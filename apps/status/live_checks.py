@@ -22,6 +22,7 @@ from django.db.models import Max
 
 from apps.blocks.models import RecordFile
 from apps.common.clock import now_ns
+from apps.common.database.replicas import reading_a_replica
 from apps.status import conf
 from apps.status.models import Component, ComponentStatus, LiveCheck
 from apps.status.timestamps import datetime_from_nanos
@@ -54,7 +55,10 @@ def read_mirror() -> MirrorReading:
     # In a transaction, a savepoint, so a failed read leaves it usable; else one round trip.
     using = router.db_for_read(RecordFile)
     try:
-        with transaction.atomic(using=using) if connections[using].in_atomic_block else nullcontext():
+        # The freshest replica in use, when there are replicas: the page itself reads the primary.
+        with reading_a_replica(), (
+            transaction.atomic(using=using) if connections[using].in_atomic_block else nullcontext()
+        ):
             newest = RecordFile.objects.aggregate(newest=Max("consensus_end"))["newest"]
     except DatabaseError:
         return unreachable_reading(taken_at)

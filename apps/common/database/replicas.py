@@ -54,7 +54,15 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 from apps.common.database.watch import connection_parameters
 
-__all__ = ("REPLICA_ALIAS_PREFIX", "lag_watch", "reading_a_replica", "replica_aliases", "replica_states", "routed")
+__all__ = (
+    "REPLICA_ALIAS_PREFIX",
+    "lag_watch",
+    "read_on_primary",
+    "reading_a_replica",
+    "replica_aliases",
+    "replica_states",
+    "routed",
+)
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +129,19 @@ def replica_states() -> list[ReplicaState]:
     return list(_replicas.states.values()) if _replicas is not None else []
 
 
+# Paths whose requests read the primary all the same (`read_on_primary`).
+_primary_paths: tuple[str, ...] = ()
+
+
+def read_on_primary(path_prefix: str) -> None:
+    """Requests for paths beginning with `path_prefix` read the primary: an app whose reads
+    must see its own latest writes declares so when it loads (the status page's, whose cache
+    trusts a read after an edit to see it)."""
+    global _primary_paths
+    if path_prefix not in _primary_paths:
+        _primary_paths = (*_primary_paths, path_prefix)
+
+
 def routed(get_response):
     """`get_response` serving each request on a replica (the module's docstring); starts this
     process's lag watch."""
@@ -131,6 +152,8 @@ def routed(get_response):
     replicas = _replicas
 
     def get_response_on_replica(request):
+        if request.path_info.startswith(_primary_paths):
+            return get_response(request)
         continuation = _RANGE_BOUND.search(request.META.get("QUERY_STRING", "")) is not None
         alias = replicas.choose(continuation=continuation)
         if alias is None:

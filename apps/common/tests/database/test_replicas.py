@@ -254,11 +254,11 @@ def test_management_commands_and_the_admin_write_the_primary(replicated_database
     assert migrated.returncode == 0, migrated.stderr
     server = replicated_server(replicated_database, start_production_server)
     wait_for(lambda: all(replica_in_readiness(server, name)["in_use"] for name in ("replica_0", "replica_1")), "in use")
-    # The status page and its live components are read on the replicas.
+    # The status page's live components are read on the replicas (its own tables on the primary,
+    # which its cache trusts to show every edit).
     began = clock(replicated_database.primary)
     assert {server.get("/api/v2/summary.json").status for _ in range(4)} == {200}
     assert sum(reads_since(replica, began) for replica in replicated_database.replicas) > 0
-    assert reads_since(replicated_database.primary, began) == 0
 
     login = server.get("/admin/login/")
     token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', login.body).group(1).decode()

@@ -39,9 +39,15 @@ from django.conf import settings
 from django.core.exceptions import MiddlewareNotUsed
 from django.http import Http404, HttpResponse
 
-from apps.common.database.replicas import replica_states
-
-__all__ = ("ObservabilityMiddleware", "report_database_failure", "metrics", "observe", "time_database_queries")
+__all__ = (
+    "ObservabilityMiddleware",
+    "before_scrape",
+    "metrics",
+    "observe",
+    "report_database_failure",
+    "set_replica_gauges",
+    "time_database_queries",
+)
 
 access_logger = logging.getLogger("apps.access")
 
@@ -100,12 +106,8 @@ def metrics(request) -> HttpResponse:
     )
     from prometheus_client.multiprocess import MultiProcessCollector
 
-    if states := replica_states():
-        instruments = _instruments()
-        now = monotonic()
-        for state in states:
-            instruments.replica_lag.labels(state.alias).set(math.nan if state.lag is None else state.lag)
-            instruments.replica_in_use.labels(state.alias).set(1 if state.in_use(now) else 0)
+    for hook in _scrape_hooks:
+        hook()
     registry = REGISTRY
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
@@ -160,6 +162,23 @@ def _time_statement(execute, sql, params, many, context):
         return execute(sql, params, many, context)
     finally:
         _instruments().query_seconds.observe(perf_counter() - started)
+
+
+# What the layers above set just before a scrape (`before_scrape`).
+_scrape_hooks: list = []
+
+
+def before_scrape(hook) -> None:
+    """`hook()` runs as `/metrics` is answered: a layer above sets its gauges from its state
+    then (`set_replica_gauges`)."""
+    if hook not in _scrape_hooks:
+        _scrape_hooks.append(hook)
+
+
+def set_replica_gauges(replica: str, lag: float | None, in_use: bool) -> None:
+    instruments = _instruments()
+    instruments.replica_lag.labels(replica).set(math.nan if lag is None else lag)
+    instruments.replica_in_use.labels(replica).set(1 if in_use else 0)
 
 
 class _Instruments:

@@ -52,6 +52,7 @@ import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
+from apps.common import observability
 from apps.common.database.watch import connection_parameters
 
 __all__ = (
@@ -291,3 +292,12 @@ def _lag_connection(alias: str) -> psycopg.Connection:
 
 
 lag_watch = LagWatch()
+
+
+def _export_states() -> None:
+    now = time.monotonic()
+    for state in replica_states():
+        observability.set_replica_gauges(state.alias, state.lag, state.in_use(now))
+
+
+observability.before_scrape(_export_states)

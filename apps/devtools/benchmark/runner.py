@@ -79,9 +79,15 @@ def _wait_ready(base: str, seconds: float, process: subprocess.Popen | None = No
 
 
 @contextmanager
-def our_service(conninfo: str, port: int, workers: int, log: Path) -> Iterator[Service]:
+def our_service(
+    conninfo: str, port: int, workers: int, log: Path, settings: dict[str, str] | None = None
+) -> Iterator[Service]:
+    """`settings`: more environment variables for the server (MIRROR_DATABASE_REPLICAS, say)."""
     environment = {
         **os.environ,
+        # Replicas of some other database, set for the caller's own use, would serve its reads.
+        "MIRROR_DATABASE_REPLICAS": "",
+        **(settings or {}),
         "DATABASE_URL": database_url(conninfo),
         "MIRROR_BIND": f"127.0.0.1:{port}",
         "MIRROR_WORKERS": str(workers),

@@ -1,11 +1,23 @@
+import io
+import json
 import os
+import socket
 import subprocess
 import sys
+import tempfile
+from contextlib import suppress
 from dataclasses import fields
+from pathlib import Path
+
+from django.core.management import call_command
 
 from apps.devtools.benchmark import runner
 from apps.devtools.benchmark.routes import ROUTES, Samples, is_list_route, urls
 from apps.devtools.benchmark.runner import cpu_seconds, json_difference, run_wrk_median
+from apps.devtools.management.commands.bench import (
+    REPLICA_CLUSTERS_PREFIX,
+    REPLICAS_NOTE,
+)
 
 
 def test_json_difference_compares_numbers_by_value_and_nothing_else_loosely():
@@ -68,3 +80,47 @@ def test_repeated_runs_report_the_median_run_whole_and_every_rate(monkeypatch):
 
     assert odd == {"rps": 1800.0, "p99_ms": 1000 / 1800, "runs_rps": [900.0, 2100.0, 1800.0]}
     assert single == {"rps": 2000.0, "p99_ms": 0.5, "runs_rps": [2000.0]}
+
+
+def _processes_naming(text: str) -> list[int]:
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with suppress(OSError):
+            if text in cmdline.read_text():
+                found.append(int(cmdline.parent.name))
+    return found
+
+
+def _answers(port: int) -> bool:
+    with suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+        return True
+    return False
+
+
+def test_replicas_run_measures_the_primary_alone_and_the_replicas_side_by_side_and_leaves_nothing(tmp_path):
+    output = io.StringIO()
+    clusters_before = set(Path(tempfile.gettempdir()).glob(f"{REPLICA_CLUSTERS_PREFIX}*"))
+
+    call_command(
+        "bench", "--replicas", "--transactions", "2000", "--accounts", "200", "--duration", "1",
+        "--connections", "2", "--warmup", "0", "--workers", "1", "--routes", "blocks", "transactions",
+        "--port", "8170", "--output", str(tmp_path), stdout=output,
+    )
+
+    report = json.loads(next(tmp_path.glob("results-*.json")).read_text())
+    assert report["replicas"]["count"] == 2
+    assert all(reads > 0 for reads in report["replicas"]["reads"])
+    assert {route["family"] for route in report["routes"]} == {"blocks", "transactions"}
+    for route in report["routes"]:
+        assert route["status"] == {"primary": 200, "replicas": 200}
+        assert route["difference"] is None
+        for name in ("primary", "replicas"):
+            assert route["results"][name]["c2"]["requests"] > 0
+            assert route["results"][name]["c2"]["errors"] == 0
+    printed = output.getvalue()
+    assert "| URL | primary req/s | p50 ms | p99 ms | replicas req/s | p50 ms | p99 ms | ratio | errors |" in printed
+    assert REPLICAS_NOTE in printed
+    assert "Every URL answered alike on the primary and on the replicas." in printed
+    assert set(Path(tempfile.gettempdir()).glob(f"{REPLICA_CLUSTERS_PREFIX}*")) == clusters_before
+    assert _processes_naming(REPLICA_CLUSTERS_PREFIX) == []
+    assert not _answers(8170) and not _answers(8172)

@@ -2,12 +2,14 @@ import argparse
 import json
 import os
 import statistics
+import sys
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from apps.common.interrupts import sigterm_as_interrupt
 from apps.devtools.benchmark.routes import ROUTES, is_list_route, samples_for, urls
 from apps.devtools.benchmark.runner import (
     PROJECT,
@@ -22,7 +24,21 @@ from apps.devtools.benchmark.runner import (
     services,
 )
 from apps.devtools.generator.ledger import Layout
-from apps.devtools.generator.loader import DatabaseNotEmpty, generated_database
+from apps.devtools.generator.loader import (
+    DatabaseNotEmpty,
+    generated_database,
+    load_ledger,
+    prepare_database,
+)
+from apps.devtools.replicas import ClusterError, ReplicatedClusters
+
+REPLICAS_NOTE = (
+    "Both servers run on this machine, as do the primary and the replicas: on a machine of few cores"
+    " (two, say) they share the same CPUs, so the ratio measures that reads on replicas answer alike"
+    " and what routing them costs, not how throughput scales with replicas on hosts of their own."
+)
+# The throwaway clusters' directory names start with it: a test finds their processes by it.
+REPLICA_CLUSTERS_PREFIX = "mirror-bench-replicas-"
 
 
 class Command(BaseCommand):
@@ -30,7 +46,8 @@ class Command(BaseCommand):
         "Side-by-side benchmark: generate (or reuse) a ledger, start our production server and the upstream on it,"
         " check that both answer each URL of the route mix alike, then measure each with wrk (requests per second,"
         " p50, p99, server CPU per request) and save bench/results-<date>.json. --scaling N:M measures our list"
-        " routes on a ledger of N transactions and M accounts too and compares their p50."
+        " routes on a ledger of N transactions and M accounts too and compares their p50. --replicas N measures"
+        " our server on a throwaway primary alone and with N streaming replicas of it, side by side."
     )
 
     def add_arguments(self, parser):
@@ -62,12 +79,22 @@ class Command(BaseCommand):
             help="also measure our list routes on N transactions and M accounts and print the p50 ratio"
             " (this ledger's over that one's); implies --no-upstream",
         )
+        parser.add_argument(
+            "--replicas", metavar="N", type=int, nargs="?", const=2,
+            help="generate the ledger into a throwaway primary cluster, make N (default 2) streaming replicas"
+            " of it, and measure our server reading the primary alone and reading the replicas, by turns;"
+            " no upstream. Every cluster is deleted at the end",
+        )
 
     def handle(self, *args, **options):
         layout = Layout(transactions=options["transactions"], accounts=options["accounts"], seed=options["seed"])
         connections = [int(value) for value in options["connections"].split(",")]
         if options["repeat"] < 1:
             raise CommandError("--repeat must be at least 1")
+        if options["replicas"] is not None and (
+            options["replicas"] < 1 or options["scaling"] or options["database_url"]
+        ):
+            raise CommandError("--replicas takes at least 1 replica, and neither --scaling nor --database-url")
         output = options["output"]
         output.mkdir(parents=True, exist_ok=True)
         report = {
@@ -86,6 +113,10 @@ class Command(BaseCommand):
             baseline, routes = self._run_scaling(base, layout, options, connections)
             report["routes"], report["baseline_routes"] = routes, baseline
             report["scaling"] = self._scaling(baseline, routes, connections)
+        elif options["replicas"] is not None:
+            report["replicas"] = {"count": options["replicas"], "note": REPLICAS_NOTE}
+            report["routes"], report["replicas"]["reads"] = self._run_replicas(layout, options, connections)
+            self._print_replicas(report, connections)
         else:
             report["routes"] = self._run(
                 layout, options["database_url"], options, connections, list_routes_only=False,
@@ -168,6 +199,121 @@ class Command(BaseCommand):
                 for index, (family, url) in enumerate(pair):
                     measured[index].append({"family": family, "url": url, "results": {"ours": results[index]}})
         return measured
+
+    def _run_replicas(self, layout: Layout, options: dict, connections: list[int]) -> tuple[list[dict], list[int]]:
+        """The routes measured on two servers by turns, one reading the primary, one its replicas; and
+        the transactions each replica ran meanwhile (all of the second server's reads went there)."""
+        # Also on SIGTERM: the clusters are deleted on the way out.
+        with sigterm_as_interrupt():
+            clusters = ReplicatedClusters(options["replicas"], prefix=REPLICA_CLUSTERS_PREFIX)
+            try:
+                self.stdout.write(f"a primary and {options['replicas']} replicas in {clusters.root}")
+                clusters.start_primary()
+                conninfo = clusters.primary.conninfo()
+                prepare_database(conninfo, replace=False)
+                self.stdout.write(f"generating {layout.transactions:,} transactions into the primary")
+                # Logged tables: an unlogged table's rows never reach a replica.
+                load_ledger(conninfo, layout)
+                sys.stderr.write("\n")
+                clusters.start_replicas()
+                route_urls = urls(samples_for(layout, conninfo), options["routes"])
+                self.stdout.write(
+                    f"{len(route_urls)} URLs x 2 servers x {len(connections) * options['repeat']} runs of"
+                    f" {options['duration']} s"
+                )
+                replicas = ",".join(replica.url() for replica in clusters.replicas)
+                with ExitStack() as stack:
+                    running = {
+                        "primary": stack.enter_context(our_service(
+                            conninfo, options["port"], options["workers"],
+                            options["output"] / f"ours-{options['port']}.log",
+                        )),
+                        "replicas": stack.enter_context(our_service(
+                            conninfo, options["port"] + 2, options["workers"],
+                            options["output"] / f"ours-{options['port'] + 2}.log",
+                            {"MIRROR_DATABASE_REPLICAS": replicas},
+                        )),
+                    }
+                    before = _replica_transactions(clusters)
+                    routes = [
+                        self._measure_side_by_side(family, url, running, connections, options)
+                        for family, url in route_urls
+                    ]
+                    after = _replica_transactions(clusters)
+                return routes, [ran - was for ran, was in zip(after, before, strict=True)]
+            except (BenchError, ClusterError) as error:
+                raise CommandError(str(error)) from None
+            finally:
+                clusters.discard()
+
+    def _measure_side_by_side(
+        self, family: str, url: str, running: dict[str, Service], connections: list[int], options: dict
+    ) -> dict:
+        answers = {name: fetch(service.base, url) for name, service in running.items()}
+        primary, replicas = answers["primary"], answers["replicas"]
+        route = {
+            "family": family, "url": url, "status": {name: answer.status for name, answer in answers.items()},
+            "difference": (
+                f"status {primary.status} on the primary, {replicas.status} on the replicas"
+                if primary.status != replicas.status
+                else json_difference(primary.body, replicas.body)
+            ),
+            "results": {name: {} for name, answer in answers.items() if answer.status == 200},
+        }
+        for name in route["results"]:
+            if options["warmup"]:
+                run_wrk(running[name].base + url, connections=max(connections), seconds=options["warmup"],
+                        server_pid=running[name].pid)
+        for count in connections:
+            for name, results in route["results"].items():
+                results[f"c{count}"] = run_wrk_median(
+                    running[name].base + url, connections=count, seconds=options["duration"],
+                    server_pid=running[name].pid, repeat=options["repeat"],
+                )
+        return route
+
+    def _print_replicas(self, report: dict, connections: list[int]) -> None:
+        """The report as Markdown: a table per connection count, the primary's and the replicas' figures
+        side by side per URL, and the replicas' rate over the primary's."""
+        ledger, replicas = report["ledger"], report["replicas"]
+        lines = [
+            f"# `manage.py bench --replicas {replicas['count']}`, {report['date']}",
+            "",
+            f"Ledger: {ledger['transactions']:,} transactions, {ledger['accounts']:,} accounts, seed {ledger['seed']};"
+            f" {report['machine']['cpus']} CPUs; {report['settings']['workers']} server workers;"
+            f" {report['settings']['duration_s']} s per run.",
+            "",
+            f"> {replicas['note']}",
+            "",
+            "Transactions each replica ran during the runs (about): "
+            + ", ".join(f"replica {index}: {count:,}" for index, count in enumerate(replicas["reads"])) + ".",
+        ]
+        for count in connections:
+            key = f"c{count}"
+            lines += [
+                "",
+                f"## {count} connections",
+                "",
+                "| URL | primary req/s | p50 ms | p99 ms | replicas req/s | p50 ms | p99 ms | ratio | errors |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            ]
+            for route in report["routes"]:
+                alone, spread = (route["results"].get(name, {}).get(key) for name in ("primary", "replicas"))
+                cells = [f"`{route['url']}`"]
+                for figures in (alone, spread):
+                    cells += (
+                        [f"{figures['rps']:.0f}", f"{figures['p50_ms']:.1f}", f"{figures['p99_ms']:.1f}"]
+                        if figures else ["-", "-", "-"]
+                    )
+                cells.append(str(ratio(spread["rps"], alone["rps"])) if alone and spread else "-")
+                cells.append(str(sum(figures["errors"] for figures in (alone, spread) if figures)))
+                lines.append("| " + " | ".join(cells) + " |")
+        differing = [route for route in report["routes"] if route["difference"]]
+        lines += [""] + (
+            [f"Answers differ: `{route['url']}`: {route['difference']}" for route in differing]
+            or ["Every URL answered alike on the primary and on the replicas."]
+        )
+        self.stdout.write("\n".join(lines))
 
     def _scaling(self, baseline: list[dict], routes: list[dict], connections: list[int]) -> list[dict]:
         """p50 per list route on both ledgers (matched by position: the same template) and their ratio."""
@@ -283,6 +429,18 @@ def _figures(result: dict) -> str:
         f" cpu {'-' if cpu is None else f'{cpu:.2f}'} ms/req"
         + (f" (runs {'/'.join(f'{rps:.0f}' for rps in runs)})" if len(runs) > 1 else "")
     )
+
+
+def _replica_transactions(clusters: ReplicatedClusters) -> list[int]:
+    """Transactions each replica has run in the mirror database (a hot standby counts its own). A
+    backend reports its counts once a second or so: the last moments of a run may be missing."""
+    counts = []
+    for replica in clusters.replicas:
+        with replica.connect() as connection:
+            counts.append(connection.execute(
+                "select xact_commit + xact_rollback from pg_stat_database where datname = current_database()"
+            ).fetchone()[0])
+    return counts
 
 
 def _ledger(layout: Layout) -> dict:

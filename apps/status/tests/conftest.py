@@ -9,6 +9,17 @@ from apps.status.models import Component, Page
 from apps.status.timestamps import nanos_from_datetime
 
 NOW = datetime(2025, 3, 4, 15, 21, 7, 512000, tzinfo=UTC)
+# The eight routes of the status API.
+STATUS_ROUTES = [
+    "/api/v2/summary.json",
+    "/api/v2/status.json",
+    "/api/v2/components.json",
+    "/api/v2/incidents.json",
+    "/api/v2/incidents/unresolved.json",
+    "/api/v2/scheduled-maintenances.json",
+    "/api/v2/scheduled-maintenances/upcoming.json",
+    "/api/v2/scheduled-maintenances/active.json",
+]
 
 
 @pytest.fixture(scope="session")

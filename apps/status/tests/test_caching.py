@@ -15,20 +15,12 @@ from apps.common.clock import frozen_at
 from apps.common.database.roles import ADMIN_DATABASE
 from apps.status import caching, services
 from apps.status.models import Component, ComponentStatus, LiveCheck
+from apps.status.tests.conftest import STATUS_ROUTES
 from apps.status.timestamps import nanos_from_datetime
 
 pytestmark = pytest.mark.django_db
 
-ROUTES = [
-    "/api/v2/summary.json",
-    "/api/v2/status.json",
-    "/api/v2/components.json",
-    "/api/v2/incidents.json",
-    "/api/v2/incidents/unresolved.json",
-    "/api/v2/scheduled-maintenances.json",
-    "/api/v2/scheduled-maintenances/upcoming.json",
-    "/api/v2/scheduled-maintenances/active.json",
-]
+
 NEWEST_BLOCK = 'SELECT MAX("record_file"."consensus_end") AS "newest" FROM "record_file"'
 
 
@@ -61,7 +53,7 @@ def authored_page(page, now, make_component, make_block):
     )
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", STATUS_ROUTES)
 def test_a_second_request_reads_only_the_newest_block(client, authored_page, route):
     """The live checks' reading is taken anew on every request here (max age 0): that one query
     on the mirror's tables; none on the status page's."""
@@ -74,7 +66,7 @@ def test_a_second_request_reads_only_the_newest_block(client, authored_page, rou
     assert second == first
 
 
-@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("route", STATUS_ROUTES)
 def test_within_the_max_age_a_second_request_makes_no_query(client, authored_page, settings, route):
     settings.STATUS_SNAPSHOT_MAX_AGE = 5
     client.get(route)

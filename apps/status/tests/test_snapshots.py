@@ -12,21 +12,13 @@ from django.test.utils import CaptureQueriesContext
 from apps.common.clock import frozen_at
 from apps.status import conf, services, snapshots
 from apps.status.models import Component, ComponentStatus, LiveCheck, Page
+from apps.status.tests.conftest import STATUS_ROUTES
 from apps.status.timestamps import nanos_from_datetime
 
 pytestmark = pytest.mark.django_db
 
+
 MAX_AGE = timedelta(seconds=5)
-ROUTES = [
-    "/api/v2/summary.json",
-    "/api/v2/status.json",
-    "/api/v2/components.json",
-    "/api/v2/incidents.json",
-    "/api/v2/incidents/unresolved.json",
-    "/api/v2/scheduled-maintenances.json",
-    "/api/v2/scheduled-maintenances/upcoming.json",
-    "/api/v2/scheduled-maintenances/active.json",
-]
 
 
 def render(moment) -> str:
@@ -112,9 +104,9 @@ def test_the_routes_answer_from_the_last_snapshot_while_the_database_is_down(
     outage = now + MAX_AGE
 
     with database_down(), at(outage):
-        during = {route: client.get(route) for route in ROUTES}
+        during = {route: client.get(route) for route in STATUS_ROUTES}
 
-    assert {route: response.status_code for route, response in during.items()} == dict.fromkeys(ROUTES, 200)
+    assert {route: response.status_code for route, response in during.items()} == dict.fromkeys(STATUS_ROUTES, 200)
     summary = during["/api/v2/summary.json"].json()
     assert shown_statuses(summary) == {
         "Mainnet": "major_outage",

@@ -8,8 +8,7 @@ import pytest
 
 from apps.common import shared_cache
 from apps.status.models import Component
-
-from .test_caching import ROUTES
+from apps.status.tests.conftest import STATUS_ROUTES
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,7 +72,7 @@ def test_with_redis_down_the_status_routes_answer_and_edits_show_again_once_it_i
 
     redis_server.stop()
     answers, durations = [], []
-    for route in ROUTES * 3:
+    for route in STATUS_ROUTES * 3:
         started = time.monotonic()
         answers.append(server.get(route))
         durations.append(time.monotonic() - started)
@@ -103,7 +102,7 @@ def test_a_redis_that_stops_answering_costs_the_status_routes_one_timeout_per_ba
     redis_server.freeze()
     answers, durations = [], []
     burst_started = time.monotonic()
-    for route in ROUTES * 3:
+    for route in STATUS_ROUTES * 3:
         started = time.monotonic()
         answers.append(server.get(route))
         durations.append(time.monotonic() - started)

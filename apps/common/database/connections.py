@@ -5,9 +5,9 @@ frozen (stopped process, stalled storage, lost network) cancels nothing, and
 psycopg would wait for its answer forever, holding the worker. Every
 connection therefore gives up on a round trip after
 `settings.DATABASE_ROUND_TRIP_TIMEOUT` seconds: it is closed and the request
-answers 503; the next request connects afresh. Under the server, the process's database
-watch ends such a wait much sooner, once the server answers a probe no more
-(`apps.common.database.watch`).
+answers 503; the next request connects afresh. Under the server, the watch of the
+connection's database server ends such a wait much sooner, once the server answers a probe
+no more (`apps.common.database.watch`).
 
 `statement_cursor` runs the service's own statements on psycopg's cursor, kept per connection,
 rather than through a new Django cursor wrapper each time.
@@ -30,7 +30,7 @@ from django.db import connections
 # Raised by psycopg's own wait when its `timeout` expires (private, no public alias).
 from psycopg.errors import _WaitTimeout as WaitTimeout
 
-from apps.common.database.watch import UNRESPONSIVE, watch
+from apps.common.database.watch import UNRESPONSIVE, watch_of
 
 # An integer orjson cannot hold (beyond [-2**63, 2**64 - 1]) has at least 20 digits, or 19
 # after a minus sign; digits inside a string only cost the slower parser.
@@ -39,13 +39,14 @@ _BEYOND_64_BITS = re.compile(rb"\d{20}|-\d{19}")
 
 def give_up_on_silent_database(sender, connection, **kwargs) -> None:
     """`connection_created` receiver: bounds every wait for an answer on the new connection,
-    and shows it to this process's database watch while it waits."""
+    and shows it to the watch of its server while it waits."""
     if connection.vendor != "postgresql":
         return
     client = connection.connection
     wait_for_answer = client.wait
     limit = settings.DATABASE_ROUND_TRIP_TIMEOUT
     descriptor = client.pgconn.socket
+    watch = watch_of(connection)
     waits, ending = watch.waits, watch.ending
 
     # Every round trip of a psycopg connection and its cursors goes through `wait`.

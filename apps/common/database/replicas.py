@@ -13,6 +13,9 @@ status page's edits, the health probes and the management commands are not `/api
 
 A replica is out of use
 - for `BACK_OFF_SECONDS` after it refused a connection, dropped one or did not answer in time;
+- while the database watch of its server finds it unresponsive (`apps.common.database.watch`):
+  a frozen replica is found so within a fraction of a second, the round trips waiting on it
+  are ended, and their requests served again elsewhere (below);
 - while its lag (below) is past `settings.REPLICA_MAX_LAG` seconds, or could not be read.
 With none in use, requests read the primary.
 
@@ -53,7 +56,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 
 from apps.common import observability
-from apps.common.database.watch import connection_parameters
+from apps.common.database.watch import DatabaseWatch, connection_parameters, watch_of
 
 __all__ = (
     "REPLICA_ALIAS_PREFIX",
@@ -89,6 +92,8 @@ def replica_aliases() -> list[str]:
 @dataclass
 class ReplicaState:
     alias: str
+    # The watch over its server, which finds it unresponsive within a fraction of a second.
+    watch: DatabaseWatch
     # Seconds behind the primary; None until read, or when it could not be read.
     lag: float | None = None
     # Bytes of WAL replayed, as last read.
@@ -96,12 +101,17 @@ class ReplicaState:
     out_until: float = 0.0
 
     def in_use(self, now: float) -> bool:
-        return now >= self.out_until and self.lag is not None and self.lag <= settings.REPLICA_MAX_LAG
+        return (
+            now >= self.out_until
+            and self.lag is not None
+            and self.lag <= settings.REPLICA_MAX_LAG
+            and not self.watch.unresponsive
+        )
 
 
 class Replicas:
     def __init__(self, aliases: list[str]):
-        self.states = {alias: ReplicaState(alias) for alias in aliases}
+        self.states = {alias: ReplicaState(alias, watch_of(connections[alias])) for alias in aliases}
         self._turns = itertools.count()
 
     def choose(self, *, continuation: bool = False, excluding: str | None = None) -> str | None:

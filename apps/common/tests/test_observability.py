@@ -8,7 +8,7 @@ from django.db import connection
 from prometheus_client import REGISTRY
 
 from apps.blocks.tests.factories import create_record_files, record_file
-from apps.common.database.watch import watch
+from apps.common.database.watch import watch_of
 from apps.common.observability import ObservabilityMiddleware, _OncePerSecond
 from apps.common.tests.api.test_exceptions import record_file_locked_elsewhere
 
@@ -172,6 +172,7 @@ def test_failures_are_logged_a_line_a_period_with_the_number_left_out(caplog):
 
 @pytest.mark.django_db
 def test_an_answer_a_database_failure_makes_503_is_not_logged_again_per_request(client, caplog):
+    watch = watch_of(connection)
     watch.unresponsive = True
     try:
         with caplog.at_level(logging.WARNING):

@@ -1,6 +1,6 @@
-"""The service's PostgreSQL backend: Django's, with connections the process's database watch
-sees (`apps.common.database.watch`). While the watch finds the database unresponsive, a
-request does not try to connect, and answers 503 at once; an attempt already waiting on a
+"""The service's PostgreSQL backend: Django's, with connections the database watch of their
+server sees (`apps.common.database.watch`). While the watch finds the server unresponsive, a
+request does not try to connect to it, and fails at once; an attempt already waiting on a
 server that froze is ended with the queries waiting on it, rather than waiting out the
 connect timeout."""
 
@@ -9,7 +9,7 @@ import types
 import psycopg
 from django.db.backends.postgresql import base
 
-from apps.common.database.watch import refuse_while_unresponsive, watched_connecting
+from apps.common.database.watch import connecting_to, watch_of, watched_connecting
 
 
 class WatchedConnection(psycopg.Connection):
@@ -32,9 +32,11 @@ class DatabaseWrapper(base.DatabaseWrapper):
     Database = _PsycopgConnectingWatched("psycopg")
 
     def get_new_connection(self, conn_params):
-        refuse_while_unresponsive()
+        server_watch = watch_of(self)
+        server_watch.refuse_while_unresponsive()
         try:
-            return super().get_new_connection(conn_params)
+            with connecting_to(server_watch):
+                return super().get_new_connection(conn_params)
         except psycopg.OperationalError:
-            refuse_while_unresponsive()  # the watch ended the attempt: say why, not libpq's guess
+            server_watch.refuse_while_unresponsive()  # the watch ended the attempt: say why, not libpq's guess
             raise

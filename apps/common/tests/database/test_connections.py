@@ -9,7 +9,7 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from apps.common.database.connections import column_names, loads_json, statement_cursor
-from apps.common.database.watch import watch
+from apps.common.database.watch import watch_of
 
 
 @pytest.fixture
@@ -52,6 +52,7 @@ def test_no_round_trip_timeout_without_statement_timeout(fresh_connection):
 def test_a_round_trip_is_shown_to_the_database_watch_while_it_waits(fresh_connection):
     fresh_connection.ensure_connection()
     client = fresh_connection.connection
+    watch = watch_of(fresh_connection)
     seen = []
     watcher = threading.Thread(target=lambda: (time.sleep(0.2), seen.append(dict(watch.waits))))
     watcher.start()
@@ -66,6 +67,7 @@ def test_a_round_trip_is_shown_to_the_database_watch_while_it_waits(fresh_connec
 @contextmanager
 def unresponsive_database():
     """As the server's watch marks a database that answers no probe."""
+    watch = watch_of(connection)
     watch.unresponsive = True
     try:
         yield

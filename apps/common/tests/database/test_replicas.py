@@ -79,6 +79,58 @@ def test_a_replica_killed_under_a_burst_costs_no_request_an_error(replicated_dat
     assert "replica replica_0 out of use for 5 s: its connection broke" in server.log_path.read_text()
 
 
+# The database watch's verdict on a frozen server (a probe after 0.05 s, unanswered for
+# 0.25 s), the request served again on the other replica, with margin for a loaded machine.
+ROUTED_AROUND_FROZEN_SECONDS = 1.5
+FROZEN_SECONDS = 3
+
+
+def test_a_replica_frozen_under_a_burst_is_routed_around_at_once(replicated_database, start_production_server):
+    server = replicated_server(replicated_database, start_production_server)
+    frozen, survivor = replicated_database.replicas
+
+    with Burst(server) as burst:
+        time.sleep(HEALTHY_SECONDS)
+        assert api_reads_on(frozen) > 0 and api_reads_on(survivor) > 0
+        frozen_at = time.monotonic()
+        frozen.freeze()
+        try:
+            time.sleep(FROZEN_SECONDS)
+            assert replica_in_readiness(server, "replica_0")["in_use"] is False
+        finally:
+            frozen.thaw()
+        thawed_at = time.monotonic()
+        back = wait_for(lambda: replica_in_readiness(server, "replica_0")["in_use"], "not back in use")
+        back_after = time.monotonic() - thawed_at
+        time.sleep(1)
+
+    exchanges = burst.exchanges
+    assert len(exchanges) < BURST_MAX_REQUESTS
+    in_flight = [e for e in exchanges if e.sent_at <= frozen_at < e.answered_at]
+    during = [e for e in exchanges if frozen_at < e.sent_at and e.answered_at < thawed_at]
+    assert len(during) > 20
+    assert [e for e in exchanges if e.status != 200] == []
+    # Every request is answered well inside the round trip timeout it would otherwise wait out.
+    slowest = max(e.answered_at - e.sent_at for e in exchanges if e.answered_at > frozen_at)
+    last_slow = max(
+        (e.answered_at - frozen_at for e in exchanges if e.answered_at > frozen_at and e.answered_at - e.sent_at > 0.2),
+        default=0.0,
+    )
+    print(
+        f"\nreplica frozen under {CLIENTS} clients: {len(exchanges)} requests, {len(in_flight)} in flight at the"
+        f" freeze, 0 answers other than 200; slowest answer after it {slowest * 1000:.0f} ms, the last one"
+        f" slower than 200 ms answered {last_slow * 1000:.0f} ms after the freeze; back in use"
+        f" {back_after:.1f} s after the thaw"
+    )
+    assert slowest < ROUTED_AROUND_FROZEN_SECONDS
+    assert back
+    log = server.log_path.read_text()
+    assert "does not answer: a probe got no answer" in log
+    assert "answers again" in log
+    # Served again after the thaw.
+    assert api_reads_on(frozen) > 0
+
+
 MAX_LAG_SECONDS = 2
 TRAFFIC_REQUESTS = 60
 LAG_TIMEOUT = 20

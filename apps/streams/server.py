@@ -29,7 +29,6 @@ from functools import cache
 from urllib.parse import unquote
 
 from django.conf import settings
-from django.db import connection
 
 from apps.common.api.exceptions import error_body, error_status_and_messages
 from apps.common.api.renderers import MirrorJSONRenderer
@@ -50,7 +49,7 @@ _ROUTES = (
 )
 MAX_HEAD_BYTES = 16 * 1024
 HEAD_TIMEOUT_SECONDS = 10
-# Threads validating requests and reading replays; each keeps a database connection.
+# Threads validating requests and reading replays, each connecting for the read at hand.
 SETUP_THREADS = 4
 _REASONS = {200: "OK", 204: "No Content", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",
             429: "Too Many Requests", 431: "Request Header Fields Too Large", 500: "Internal Server Error",
@@ -217,12 +216,9 @@ async def _wake_at_eof(reader: asyncio.StreamReader, subscriber: Subscriber) -> 
 
 def _in_thread(function, *args):
     """Runs a Django read in a setup thread, on a replica when there are."""
-    with reading_a_replica():
-        try:
-            return function(*args)
-        finally:
-            # Not kept between requests: a thread of the pool may not run again for long.
-            connection.close()
+    # Not kept between requests: a thread of the pool may not run again for long.
+    with reading_a_replica(close=True):
+        return function(*args)
 
 
 @cache

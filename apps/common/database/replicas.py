@@ -185,15 +185,21 @@ def routed(get_response):
 
 
 @contextmanager
-def reading_a_replica():
+def reading_a_replica(*, close: bool = False):
     """This thread reads one of the freshest replicas in use within the block (the primary
     when none is, or without replicas): for the stream poller and the streams' replays, which
     continue from a cursor as a page does from the one before. A replica whose connection
-    fails in the block is backed off."""
+    fails in the block is backed off; a statement failing on a sound connection backs off
+    nothing. With `close`, the connection read is closed at the block's end, for a thread that
+    may not run again for long."""
     replicas = _replicas
     alias = replicas.choose(continuation=True) if replicas is not None else None
     if alias is None:
-        yield
+        try:
+            yield
+        finally:
+            if close:
+                connections[DEFAULT_DB_ALIAS].close()
         return
     replica, primary = _connection_to(alias), connections[DEFAULT_DB_ALIAS]
     connections[DEFAULT_DB_ALIAS] = replica
@@ -205,7 +211,10 @@ def reading_a_replica():
         raise
     finally:
         connections[DEFAULT_DB_ALIAS] = primary
-        replica.close_if_unusable_or_obsolete()
+        if close:
+            replica.close()
+        else:
+            replica.close_if_unusable_or_obsolete()
 
 
 def _served_on(alias: str, get_response, request):

@@ -6,8 +6,21 @@ import os
 import re
 import sys
 import time
+from contextlib import suppress
 from urllib.parse import urlencode
 
+import psycopg
+import pytest
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    OperationalError,
+    ProgrammingError,
+    connection,
+    connections,
+)
+
+from apps.common.database import replicas
+from apps.common.database.watch import connection_parameters
 from apps.common.tests.production_server import (
     TEST_SECRET_KEY,
     free_port,
@@ -328,3 +341,48 @@ def test_management_commands_and_the_admin_write_the_primary(replicated_database
     for replica in replicated_database.replicas:
         with replica.connect() as connection:
             assert connection.execute("select username from axes_accessattempt").fetchall() == [("nobody",)]
+
+
+@pytest.fixture
+def one_replica(transactional_db, monkeypatch):
+    """In this process, a replica alias (to the test database itself) in use, lag read as 0."""
+    monkeypatch.setitem(connections.settings, "replica_test", {**connections.settings[DEFAULT_DB_ALIAS]})
+    in_process = replicas.Replicas(["replica_test"])
+    state = in_process.states["replica_test"]
+    state.lag = state.replayed = 0.0
+    monkeypatch.setattr(replicas, "_replicas", in_process)
+    yield state
+    with suppress(Exception):
+        replicas._connection_to("replica_test").close()
+    replicas._held.__dict__.pop("replica_test", None)
+
+
+def test_a_statement_failing_on_a_sound_replica_connection_backs_nothing_off(one_replica):
+    with pytest.raises(ProgrammingError), replicas.reading_a_replica(close=True):
+        with connection.cursor() as cursor:
+            cursor.execute("select no_such_column from record_file")
+
+    assert one_replica.in_use(time.monotonic())
+
+
+def test_a_replica_connection_that_breaks_in_the_block_is_backed_off(one_replica):
+    with pytest.raises(OperationalError), replicas.reading_a_replica(close=True):
+        with connection.cursor() as cursor:
+            cursor.execute("select pg_backend_pid()")
+            (pid,) = cursor.fetchone()
+            with psycopg.connect(**connection_parameters(DEFAULT_DB_ALIAS), autocommit=True) as other:
+                other.execute("select pg_terminate_backend(%s)", [pid])
+            cursor.execute("select 1")
+
+    assert not one_replica.in_use(time.monotonic())
+
+
+def test_the_block_reads_the_replica_and_closes_its_connection_when_asked(one_replica):
+    with replicas.reading_a_replica(close=True):
+        replica = connections[DEFAULT_DB_ALIAS]
+        with connection.cursor() as cursor:
+            cursor.execute("select 1")
+
+    assert replica.settings_dict is connections.settings["replica_test"]
+    assert replica.connection is None
+    assert connections[DEFAULT_DB_ALIAS] is not replica

@@ -319,6 +319,9 @@ class KeysetFilterSet(ListFilterSet):
     def validate(self) -> None:
         super().validate()
         if not hasattr(self, "_keyset"):
+            if not any(self.form.cleaned_data.get(param) for param in self.keyset_params):
+                self._keyset = self._unbounded_keyset()
+                return
             nothing = self.matches_nothing()
             # Parameters parse in the order the upstream reports the first problem in.
             order = self.dialect.reporting_order(self, self.keyset_params)
@@ -332,6 +335,18 @@ class KeysetFilterSet(ListFilterSet):
                 raise self.dialect.refusal(str(error)) from None
             # A key naming nothing still obeys the rules (checked with an id in its place); then no row matches.
             self._keyset = None if nothing else keyset
+
+    def _unbounded_keyset(self) -> Keyset:
+        """The keyset of a query bounding no key column, which nothing can refuse: one per
+        set of key columns, built once (most requests name no key)."""
+        columns = tuple(self.key_column(param) for param in self.keyset_params)
+        kept = type(self).__dict__.get("_unbounded_keysets")
+        if kept is None:
+            kept = type(self)._unbounded_keysets = {}
+        if (found := kept.get(columns)) is None:
+            bounds = tuple(Bound(param, column) for param, column in zip(self.keyset_params, columns, strict=True))
+            found = kept[columns] = Keyset(bounds, self.keyset_rules)
+        return found
 
     def _key_comparisons(self, param: str) -> tuple[Comparison, ...]:
         return tuple(

@@ -69,6 +69,10 @@ class NftAllowanceFilterSet(KeysetFilterSet):
         return super().key_column(param)
 
 
+SERIAL_NUMBER_DESCRIPTION = f"The NFT's serial number {WITH_ANY_OPERATOR}, the operator in any case."
+TOKEN_ID_DESCRIPTION = f"The token's id {WITH_ANY_OPERATOR}, the operator in any case."
+
+
 class AirdropFilterSet(KeysetFilterSet):
     """The airdrops between the path account and the other party (`receiver.id` of the
     outstanding ones, `sender.id` of the pending ones), by token and serial number."""
@@ -76,6 +80,15 @@ class AirdropFilterSet(KeysetFilterSet):
     dialect = STRICT
     limit = ValueFilter(parser=parse_java_int, description=LIMIT_DESCRIPTION)
     order = ValueFilter(parser=parse_order, description=ORDER_DESCRIPTION)
+    serial_number = RangeFilter(
+        param="serialnumber",
+        field_name="serial_number",
+        parser=parse_java_number,
+        description=SERIAL_NUMBER_DESCRIPTION,
+    )
+    token_id = RangeFilter(
+        param="token.id", field_name="token_id", parser=parse_java_entity_id, description=TOKEN_ID_DESCRIPTION
+    )
 
     keyset_rules = JAVA_LENIENT_RULES
     anchor_codecs = (ENTITY_ID_CODEC, ENTITY_ID_CODEC, (format_serial_number, int))
@@ -87,25 +100,12 @@ class AirdropFilterSet(KeysetFilterSet):
         return super().criteria(scope=scope).replaced(paged_params=paged_params)
 
 
-SERIAL_NUMBER_DESCRIPTION = f"The NFT's serial number {WITH_ANY_OPERATOR}, the operator in any case."
-TOKEN_ID_DESCRIPTION = f"The token's id {WITH_ANY_OPERATOR}, the operator in any case."
-
-
 class OutstandingAirdropFilterSet(AirdropFilterSet):
     receiver_id = RangeFilter(
         param="receiver.id",
         field_name="receiver_account_id",
         parser=parse_java_entity_id,
         description=f"The receiver's id {WITH_ANY_OPERATOR}, the operator in any case.",
-    )
-    serial_number = RangeFilter(
-        param="serialnumber",
-        field_name="serial_number",
-        parser=parse_java_number,
-        description=SERIAL_NUMBER_DESCRIPTION,
-    )
-    token_id = RangeFilter(
-        param="token.id", field_name="token_id", parser=parse_java_entity_id, description=TOKEN_ID_DESCRIPTION
     )
 
     keyset_params = ("receiver.id", "token.id", "serialnumber")
@@ -117,15 +117,6 @@ class PendingAirdropFilterSet(AirdropFilterSet):
         field_name="sender_account_id",
         parser=parse_java_entity_id,
         description=f"The sender's id {WITH_ANY_OPERATOR}, the operator in any case.",
-    )
-    serial_number = RangeFilter(
-        param="serialnumber",
-        field_name="serial_number",
-        parser=parse_java_number,
-        description=SERIAL_NUMBER_DESCRIPTION,
-    )
-    token_id = RangeFilter(
-        param="token.id", field_name="token_id", parser=parse_java_entity_id, description=TOKEN_ID_DESCRIPTION
     )
 
     keyset_params = ("sender.id", "token.id", "serialnumber")

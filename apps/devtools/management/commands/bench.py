@@ -61,7 +61,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--routes", nargs="*", choices=sorted(ROUTES), help="route families (default: all)")
         parser.add_argument("--duration", type=int, default=8, help="seconds per wrk run")
-        parser.add_argument("--connections", default="4,16", help="wrk connection counts, comma-separated")
+        parser.add_argument("--connections", default="4,16,64", help="wrk connection counts, comma-separated")
         parser.add_argument(
             "--repeat", type=int, default=1,
             help="wrk runs per service and connection count; the figures are the run with the median rate",

@@ -20,7 +20,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,9 +231,17 @@ def run_wrk(url: str, *, connections: int, seconds: int, server_pid: int) -> dic
     }
 
 
-def run_wrk_median(url: str, *, connections: int, seconds: int, server_pid: int, repeat: int) -> dict:
-    """Of `repeat` wrk runs, each on new connections, the one with the median rate (the lower
-    middle one of an even count), and every run's rate as `runs_rps`.
+def run_wrk_by_turns(
+    targets: dict[Hashable, tuple[str, int]], *, connections: int, seconds: int, repeat: int
+) -> dict:
+    """For each named target (its URL and its server's pid): of `repeat` wrk runs, each on new
+    connections, the one with the median rate (the lower middle one of an even count), and
+    every run's rate as `runs_rps`.
+
+    The targets take turns, one run each per round, and the one that runs first alternates
+    from round to round: a change in the machine's load while they are measured (another
+    process, a cache warming) weighs on every target alike, not on whichever ran while it
+    lasted, so their ratio holds when their rates move.
 
     Our workers each listen on their own socket, and the kernel hands each new connection
     to one of them by a hash of its addresses, blind to load: one run in eight at `-c4`
@@ -241,8 +249,17 @@ def run_wrk_median(url: str, *, connections: int, seconds: int, server_pid: int,
     is one draw of that; the median of several is the rate a client typically gets. The
     upstream, one process, is measured the same way.
     """
-    runs = [run_wrk(url, connections=connections, seconds=seconds, server_pid=server_pid) for _ in range(repeat)]
-    median = sorted(runs, key=lambda run: run["rps"])[(repeat - 1) // 2]
+    runs: dict[Hashable, list[dict]] = {name: [] for name in targets}
+    order = list(targets)
+    for round_ in range(repeat):
+        for name in order if round_ % 2 == 0 else reversed(order):
+            url, server_pid = targets[name]
+            runs[name].append(run_wrk(url, connections=connections, seconds=seconds, server_pid=server_pid))
+    return {name: _median_run(found) for name, found in runs.items()}
+
+
+def _median_run(runs: list[dict]) -> dict:
+    median = sorted(runs, key=lambda run: run["rps"])[(len(runs) - 1) // 2]
     return {**median, "runs_rps": [run["rps"] for run in runs]}
 
 

@@ -13,7 +13,11 @@ from django.core.management import call_command
 
 from apps.devtools.benchmark import runner
 from apps.devtools.benchmark.routes import ROUTES, Samples, is_list_route, urls
-from apps.devtools.benchmark.runner import cpu_seconds, json_difference, run_wrk_median
+from apps.devtools.benchmark.runner import (
+    cpu_seconds,
+    json_difference,
+    run_wrk_by_turns,
+)
 from apps.devtools.management.commands.bench import (
     REPLICA_CLUSTERS_PREFIX,
     REPLICAS_NOTE,
@@ -75,11 +79,30 @@ def test_repeated_runs_report_the_median_run_whole_and_every_rate(monkeypatch):
         runner, "run_wrk", lambda url, **_: {"rps": (rps := next(rates)), "p99_ms": 1000 / rps}
     )
 
-    odd = run_wrk_median("http://x/", connections=4, seconds=1, server_pid=1, repeat=3)
-    single = run_wrk_median("http://x/", connections=4, seconds=1, server_pid=1, repeat=1)
+    odd = run_wrk_by_turns({"ours": ("http://x/", 1)}, connections=4, seconds=1, repeat=3)
+    single = run_wrk_by_turns({"ours": ("http://x/", 1)}, connections=4, seconds=1, repeat=1)
 
-    assert odd == {"rps": 1800.0, "p99_ms": 1000 / 1800, "runs_rps": [900.0, 2100.0, 1800.0]}
-    assert single == {"rps": 2000.0, "p99_ms": 0.5, "runs_rps": [2000.0]}
+    assert odd == {"ours": {"rps": 1800.0, "p99_ms": 1000 / 1800, "runs_rps": [900.0, 2100.0, 1800.0]}}
+    assert single == {"ours": {"rps": 2000.0, "p99_ms": 0.5, "runs_rps": [2000.0]}}
+
+
+def test_services_take_turns_run_by_run_the_first_alternating(monkeypatch):
+    ran = []
+
+    def run_wrk(url, *, server_pid, **_):
+        ran.append(url)
+        return {"rps": float(server_pid * 1000 + len(ran))}
+
+    monkeypatch.setattr(runner, "run_wrk", run_wrk)
+
+    figures = run_wrk_by_turns(
+        {"ours": ("http://ours/", 1), "upstream": ("http://up/", 2)}, connections=64, seconds=1, repeat=3
+    )
+
+    assert ran == ["http://ours/", "http://up/", "http://up/", "http://ours/", "http://ours/", "http://up/"]
+    assert figures["ours"]["runs_rps"] == [1001.0, 1004.0, 1005.0]
+    assert figures["upstream"]["runs_rps"] == [2002.0, 2003.0, 2006.0]
+    assert figures["upstream"]["rps"] == 2003.0
 
 
 def _processes_naming(text: str) -> list[int]:

@@ -20,7 +20,7 @@ from apps.devtools.benchmark.runner import (
     our_service,
     ratio,
     run_wrk,
-    run_wrk_median,
+    run_wrk_by_turns,
     services,
 )
 from apps.devtools.generator.ledger import Layout
@@ -191,11 +191,13 @@ class Command(BaseCommand):
                                 server_pid=service.pid)
                 results = ({}, {})
                 for count in connections:
-                    for index, (service, (_, url)) in enumerate(zip(running, pair, strict=True)):
-                        results[index][f"c{count}"] = run_wrk_median(
-                            service.base + url, connections=count, seconds=options["duration"],
-                            server_pid=service.pid, repeat=options["repeat"],
-                        )
+                    figures = run_wrk_by_turns(
+                        {index: (service.base + url, service.pid)
+                         for index, (service, (_, url)) in enumerate(zip(running, pair, strict=True))},
+                        connections=count, seconds=options["duration"], repeat=options["repeat"],
+                    )
+                    for index, found in figures.items():
+                        results[index][f"c{count}"] = found
                 for index, (family, url) in enumerate(pair):
                     measured[index].append({"family": family, "url": url, "results": {"ours": results[index]}})
         return measured
@@ -264,12 +266,7 @@ class Command(BaseCommand):
             if options["warmup"]:
                 run_wrk(running[name].base + url, connections=max(connections), seconds=options["warmup"],
                         server_pid=running[name].pid)
-        for count in connections:
-            for name, results in route["results"].items():
-                results[f"c{count}"] = run_wrk_median(
-                    running[name].base + url, connections=count, seconds=options["duration"],
-                    server_pid=running[name].pid, repeat=options["repeat"],
-                )
+        self._measure_by_count(route["results"], url, running, connections, options)
         return route
 
     def _print_replicas(self, report: dict, connections: list[int]) -> None:
@@ -385,19 +382,23 @@ class Command(BaseCommand):
                 # statements, caches, the JIT of the upstream's Node) would otherwise count in p99.
                 run_wrk(running[name].base + url, connections=max(connections), seconds=warmup,
                         server_pid=running[name].pid)
-        route["results"] = {
-            name: {
-                f"c{count}": run_wrk_median(
-                    running[name].base + url, connections=count, seconds=options["duration"],
-                    server_pid=running[name].pid, repeat=options["repeat"],
-                )
-                for count in connections
-            }
-            for name, answer in answers.items()
-            if answer.status == 200
-        }
+        route["results"] = {name: {} for name, answer in answers.items() if answer.status == 200}
+        self._measure_by_count(route["results"], url, running, connections, options)
         self._print(route, connections)
         return route
+
+    @staticmethod
+    def _measure_by_count(
+        results: dict[str, dict], url: str, running: dict[str, Service], connections: list[int], options: dict
+    ) -> None:
+        """Each service's figures at each connection count into `results`, the services taking turns."""
+        for count in connections:
+            figures = run_wrk_by_turns(
+                {name: (running[name].base + url, running[name].pid) for name in results},
+                connections=count, seconds=options["duration"], repeat=options["repeat"],
+            )
+            for name, found in figures.items():
+                results[name][f"c{count}"] = found
 
     def _print(self, route: dict, connections: list[int]) -> None:
         results = route["results"]

@@ -4,11 +4,17 @@ import sys
 
 import pytest
 from django.conf import settings
-from django.test import Client
+from django.core.handlers.wsgi import WSGIRequest
+from django.test import Client, RequestFactory
+from rest_framework.permissions import AllowAny
 from rest_framework.serializers import BaseSerializer
+from rest_framework.throttling import AnonRateThrottle
+from rest_framework.views import APIView
 
 from apps.blocks.api.serializers import BlockSerializer
+from apps.blocks.api.views import BlockViewSet
 from apps.common.api.renderers import MirrorJSONRenderer
+from apps.common.api.views import _reads_without_checks
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +79,37 @@ def test_a_row_serializer_is_built_once_for_every_request(client, monkeypatch):
     assert client.get("/api/v1/blocks").status_code == 200
     assert built == []
     assert BlockSerializer.shared() is BlockSerializer.shared()
+
+
+def test_a_read_runs_its_action_on_djangos_request_and_other_methods_take_drfs_dispatch(client, monkeypatch):
+    seen = []
+    retrieve = BlockViewSet.retrieve
+    monkeypatch.setattr(
+        BlockViewSet, "retrieve", lambda self, request, **kwargs: seen.append(type(request)) or retrieve(self, request, **kwargs)
+    )
+    initial = APIView.initial
+    monkeypatch.setattr(APIView, "initial", lambda self, request, *args, **kwargs: seen.append("initial") or initial(self, request, *args, **kwargs))
+
+    assert client.get("/api/v1/blocks/0").status_code == 404
+    assert client.head("/api/v1/blocks/0").status_code == 404
+    assert client.get("/api/v1/blocks/0?unknown=1").json() == {"_status": {"messages": [{"message": "Unknown query parameter: unknown"}]}}
+    # The router answers another method before any view; called directly, the view dispatches it through DRF.
+    post = BlockViewSet.as_view({"get": "retrieve"})(RequestFactory().post("/api/v1/blocks/0"), hash_or_number="0")
+
+    assert seen == [WSGIRequest, WSGIRequest, WSGIRequest, "initial"]
+    assert post.status_code == 404  # as the upstream answers a method a route lacks
+
+
+def test_a_route_with_a_check_of_its_own_takes_drfs_dispatch_for_reads_too():
+    class Checked(BlockViewSet):
+        permission_classes = (AllowAny,)
+
+    class Throttled(BlockViewSet):
+        throttle_classes = (AnonRateThrottle,)
+
+    class Started(BlockViewSet):
+        def initial(self, request, *args, **kwargs):
+            super().initial(request, *args, **kwargs)
+
+    assert _reads_without_checks(BlockViewSet)
+    assert not any(_reads_without_checks(view) for view in (Checked, Throttled, Started))

@@ -15,6 +15,7 @@ django.setup(set_prefix=False)
 from django.conf import settings  # noqa: E402  (needs the apps loaded)
 
 from apps.common.database import watch as database_watch  # noqa: E402
+from apps.common.database.connections import check_held_connections_after_requests  # noqa: E402
 from apps.common.server import list_cache  # noqa: E402
 from apps.common.server.granian_protocol import expose_granian_protocol  # noqa: E402
 from apps.common.server.handlers import MirrorWSGIHandler  # noqa: E402
@@ -26,6 +27,7 @@ handler = application = MirrorWSGIHandler()
 # A database that stops answering is noticed within a fraction of a second, and requests
 # answer 503 rather than wait on it (apps/common/database/watch.py).
 database_watch.start()
+check_held_connections_after_requests()
 
 if settings.WORKER_BOARD:
     # Only under scripts/run-server with several workers (apps/common/server/balancing.py).

@@ -23,6 +23,7 @@ from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
 from django.core.handlers.base import BaseHandler
 from django.core.handlers.exception import convert_exception_to_response
 from django.core.handlers.wsgi import WSGIHandler
+from django.db import connections
 from django.http import HttpResponse
 from django.urls import get_resolver
 from django.utils.log import log_response
@@ -56,6 +57,11 @@ class _ApiMiddlewareChain(BaseHandler):
                 self._exception_middleware.append(middleware.process_exception)
             handler = convert_exception_to_response(middleware)
         self._middleware_chain = handler
+        self._plain_views = not (
+            self._view_middleware
+            or self._template_response_middleware
+            or any(database["ATOMIC_REQUESTS"] for database in connections.settings.values())
+        )
 
     def get_response(self, request):
         # Django's first sets the thread's urlconf to ROOT_URLCONF: an asgiref thread-local
@@ -65,6 +71,32 @@ class _ApiMiddlewareChain(BaseHandler):
         response._resource_closers.append(request.close)
         if response.status_code >= 400:
             log_response("%s: %s", response.reason_phrase, request.path, response=response, request=request)
+        return response
+
+    def _get_response(self, request):
+        # Django's, less two steps that never change an API request's course: wrapping the
+        # view in a transaction for each database with ATOMIC_REQUESTS (none here, checked as
+        # the chain is built) and looking for a coroutine view (an API view is a function; a
+        # coroutine would fail `check_response`). A chain with view or template-response
+        # middleware takes Django's.
+        if not self._plain_views:
+            return super()._get_response(request)
+        callback, callback_args, callback_kwargs = self.resolve_request(request)
+        try:
+            response = callback(request, *callback_args, **callback_kwargs)
+        except Exception as error:
+            response = self._exception_response(error, request)
+        self.check_response(response, callback)
+        if callable(getattr(response, "render", None)):
+            try:
+                response = response.render()
+            except Exception as error:
+                response = self._exception_response(error, request)
+        return response
+
+    def _exception_response(self, error: Exception, request):
+        if (response := self.process_exception_by_middleware(error, request)) is None:
+            raise error
         return response
 
     def resolve_request(self, request):

@@ -3,13 +3,28 @@ import threading
 import time
 from contextlib import contextmanager
 
+import psycopg
 import pytest
-from django.db import DataError, OperationalError, ProgrammingError, connection
+from django.core.signals import request_finished
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    DataError,
+    OperationalError,
+    ProgrammingError,
+    close_old_connections,
+    connection,
+)
+from django.db.backends.signals import connection_created
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
-from apps.common.database.connections import column_names, loads_json, statement_cursor
-from apps.common.database.watch import watch_of
+from apps.common.database.connections import (
+    check_held_connections_after_requests,
+    column_names,
+    loads_json,
+    statement_cursor,
+)
+from apps.common.database.watch import connection_parameters, watch_of
 
 
 @pytest.fixture
@@ -170,3 +185,41 @@ def test_captured_statements_are_all_seen(db):
             assert cursor.fetchone() == (7,)
 
     assert [query["sql"] for query in captured] == ["select 7::int"]
+
+
+@pytest.fixture
+def server_request_checks():
+    """The end of a request checks the connections as in the server's workers (`mirror.wsgi`)."""
+    check_held_connections_after_requests()
+    yield
+    connection_created.disconnect(dispatch_uid="hold_for_request_checks")
+    request_finished.disconnect(dispatch_uid="close_unusable_held_connections")
+    request_finished.connect(close_old_connections)
+
+
+def test_the_end_of_a_request_closes_a_held_connection_that_failed(fresh_connection, server_request_checks):
+    with fresh_connection.cursor() as cursor:
+        cursor.execute("select pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    with psycopg.connect(**connection_parameters(DEFAULT_DB_ALIAS), autocommit=True) as other:
+        other.execute("select pg_terminate_backend(%s)", [backend])
+    with pytest.raises(OperationalError):
+        with fresh_connection.cursor() as cursor:
+            cursor.execute("select 1")
+
+    request_finished.send(sender=None)
+
+    assert fresh_connection.connection is None
+    with fresh_connection.cursor() as cursor:
+        cursor.execute("select 1")
+        assert cursor.fetchone() == (1,)
+
+
+def test_the_end_of_a_request_keeps_a_sound_held_connection(fresh_connection, server_request_checks):
+    fresh_connection.ensure_connection()
+    client = fresh_connection.connection
+
+    request_finished.send(sender=None)
+
+    assert fresh_connection.connection is client and not client.closed
+    assert close_old_connections not in [receiver() for _, receiver, _ in request_finished.receivers]

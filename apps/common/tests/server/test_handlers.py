@@ -173,3 +173,28 @@ def test_a_host_once_allowed_is_refused_once_the_settings_refuse_it(settings):
 
     assert allowed == ["200 OK", "200 OK"]
     assert refused[0] == "400 Bad Request"
+
+
+class RecordingViewMiddleware:
+    seen: list[str] = []
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        self.seen.append(request.path)
+
+
+def test_an_api_chain_with_view_middleware_runs_it(settings):
+    load_rows({"record_file": [BLOCK]}, source="test")
+    recording = f"{__name__}.RecordingViewMiddleware"
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, recording]
+    settings.API_MIDDLEWARE = [*settings.API_MIDDLEWARE, recording]
+
+    status, _, content = call(MirrorWSGIHandler(), "GET", "/api/v1/blocks/7", "", {})
+
+    assert status == "200 OK" and b'"number":7' in content
+    assert RecordingViewMiddleware.seen == ["/api/v1/blocks/7"]

@@ -121,8 +121,8 @@ class MirrorViewSet(AcyclicViewMixin, viewsets.GenericViewSet):
         """A read (GET, HEAD) runs its action straight on Django's request, where DRF's dispatch
         would first wrap the request and run its checks: on a route without authentication,
         permission or throttle classes, versioning or a negotiation that could choose, each of
-        those steps decides nothing, and together they cost a one-row answer about a tenth of
-        its time. Its errors and headers are DRF's: `handle_exception` and `finalize_response`.
+        those steps decides nothing, yet costs every read its time (docs/performance.md). Its
+        errors and headers are DRF's: `handle_exception` and `finalize_response`.
         Any other method, and a route with a check of its own, takes DRF's dispatch."""
         if request.method not in READ_METHODS or not _reads_without_checks(type(self)):
             return super().dispatch(request, *args, **kwargs)

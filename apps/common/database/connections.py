@@ -84,8 +84,8 @@ _held = threading.local()
 def check_held_connections_after_requests() -> None:
     """In the server's workers, the end of a request checks the connections its thread has
     opened, rather than Django's `close_old_connections`, which finds them by walking every
-    configured alias through the thread-local handler (two lookups each): a cost in every
-    request's time of the order of a statement's client side. The check itself is Django's
+    configured alias through the thread-local handler (two lookups each), a cost every request
+    paid (docs/performance.md). The check itself is Django's
     (`close_if_unusable_or_obsolete`): a connection that failed, or outlived CONN_MAX_AGE, is
     closed, and the next request connects afresh.
 
